@@ -1,0 +1,1044 @@
+/* quant.h - exact f32 <-> s8/u8/f8 quantization in one header.
+   Public domain or MIT, at your choice; see the end of the file.
+
+   WHAT IT IS
+
+   The four oneDNN Graph operations Quantize, Dequantize, DynamicQuantize and
+   DynamicDequantize, per tensor or per channel on any axis, for s8, u8,
+   f8_e4m3 and f8_e5m2, with results defined to the bit: the same bits on
+   every backend, compiler and optimization level.
+
+   HOW TO INCLUDE IT
+
+   In exactly one C or C++ file:
+
+       #define QUANT_IMPLEMENTATION
+       #include "quant.h"
+
+   Everywhere else include it plainly. Define QUANT_STATIC as well to make
+   every function static to that translation unit (several units may do so).
+
+   CONFIGURATION MACROS (define before including the implementation)
+
+   QUANT_SIMD        forces a backend: QUANT_SIMD_SCALAR, QUANT_SIMD_SSE2,
+                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON.
+                     Unset, the best one the compiler's own macros allow is
+                     taken: __AVX512F__+__AVX512BW__+__AVX512VL__ -> avx512,
+                     __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
+                     __ARM_NEON -> neon, otherwise scalar. Forcing a backend
+                     the compiler flags do not allow is a compile error.
+                     quant_backend() names the one in use.
+   QUANT_STATIC      every public function is static.
+   QUANT_NO_F8       leaves the f8 kernels out (f8 dtypes then give
+                     QUANT_ERR_DTYPE); for firmware that needs only integers.
+   QUANT_ONLY_EXACT  leaves the onednn, onnx and torch roundings out (they
+                     then give QUANT_ERR_ATTR); the default exact stays.
+
+   THE ARITHMETIC PROMISE
+
+   fl(e) is e evaluated in binary32, round to nearest even; rne() rounds to
+   the nearest integer, ties to even; sat() clamps to the destination range.
+   x is a source element, s its scale, z its zero point.
+
+     rounding   integer quantize q                   who does it this way
+     exact      sat(rne(fl(fl(x / s) + (float)z)))   the seed formula (default)
+     onednn     sat(rne(fl(fl(x * fl(1/s)) + z)))    oneDNN reorder
+     onnx       sat(rne(fl(x / s)) + z)              ONNX QuantizeLinear, MLAS
+     torch      sat(rne(fl(x * fl(1/s))) + z)        PyTorch/FBGEMM, XNNPACK
+
+   NaN quantizes to sat(z); an infinite quotient saturates by its sign; no
+   magnitude ever wraps. Dequantize is fl((float)(q - z) * s) with q - z
+   exact. f8 quantize rounds fl(x / s) (exact, onnx) or fl(x * fl(1/s))
+   (onednn, torch) once, to nearest even, straight to f8, keeping
+   subnormals and the sign of zero; overflow and infinities give the max
+   finite value (f8_overflow saturate, the default) or NaN / Inf (inf_nan);
+   NaN gives 0x7F, or 0xFF when x has its sign bit set. f8 dequantize is
+   fl(decode(q) * s); NaN codes give 0x7FC00000 / 0xFFC00000.
+
+   This holds in the default floating-point environment: round to nearest
+   even, denormals neither flushed nor treated as zero. -ffast-math breaks
+   it, so the implementation refuses to compile under __FAST_MATH__;
+   -ffp-contract=fast is fine (products pass through an optimization
+   barrier before any addition).
+
+   Validation runs to completion before the first write: on any error the
+   operation returns a non-zero quant_status and leaves dst untouched.
+*/
+#ifndef QUANT_H_INCLUDED
+#define QUANT_H_INCLUDED
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define QUANT_VERSION_MAJOR 0
+#define QUANT_VERSION_MINOR 1
+
+#ifdef QUANT_STATIC
+#  if defined(__GNUC__) || defined(__clang__)
+#    define QUANT_API static __attribute__((unused))
+#  else
+#    define QUANT_API static
+#  endif
+#else
+#  define QUANT_API extern
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define QUANT_MAX_RANK 12
+
+typedef enum quant_dtype {
+    QUANT_UNDEF = 0, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32,
+    QUANT_F8_E4M3, QUANT_F8_E5M2
+} quant_dtype;
+
+typedef struct quant_tensor {
+    quant_dtype dtype;
+    int         rank;                  /* 0 .. QUANT_MAX_RANK; 0 is a scalar */
+    int64_t     dims[QUANT_MAX_RANK];  /* dense row-major, last dim fastest */
+    void       *data;
+} quant_tensor;
+
+typedef enum quant_qtype { QUANT_PER_TENSOR = 0, QUANT_PER_CHANNEL = 1 } quant_qtype;
+
+typedef enum quant_rounding {
+    QUANT_ROUND_EXACT = 0, QUANT_ROUND_ONEDNN, QUANT_ROUND_ONNX, QUANT_ROUND_TORCH
+} quant_rounding;
+
+typedef enum quant_f8_overflow { QUANT_F8_SATURATE = 0, QUANT_F8_INF_NAN = 1 } quant_f8_overflow;
+
+typedef struct quant_attrs {
+    quant_qtype       qtype;       /* default QUANT_PER_TENSOR */
+    int64_t           axis;        /* default 1; negative counts from the end */
+    const float      *scales;      /* static ops: required list */
+    size_t            n_scales;
+    const int64_t    *zps;         /* static ops: optional list, NULL = all zero */
+    size_t            n_zps;
+    quant_rounding    rounding;    /* default QUANT_ROUND_EXACT */
+    quant_f8_overflow f8_overflow; /* default QUANT_F8_SATURATE */
+} quant_attrs;
+
+typedef enum quant_status {
+    QUANT_OK = 0, QUANT_ERR_NULL, QUANT_ERR_DTYPE, QUANT_ERR_RANK, QUANT_ERR_SHAPE,
+    QUANT_ERR_QTYPE, QUANT_ERR_AXIS, QUANT_ERR_SCALES, QUANT_ERR_SCALE_VALUE, QUANT_ERR_ZPS,
+    QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE
+} quant_status;
+
+/* per_tensor, axis 1, exact, saturate, no lists */
+QUANT_API quant_attrs quant_attrs_default(void);
+
+/* Static ops: scales and zero points from attrs. */
+QUANT_API quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
+                                      const quant_attrs *attrs);
+QUANT_API quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
+                                        const quant_attrs *attrs);
+/* Dynamic ops: scales (1-D f32) and zero points (1-D s8/u8/s32, or NULL)
+   from tensors; attrs may be NULL for the defaults, its lists are ignored. */
+QUANT_API quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
+                                              const quant_tensor *zps, quant_tensor *dst,
+                                              const quant_attrs *attrs);
+QUANT_API quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
+                                                const quant_tensor *zps, quant_tensor *dst,
+                                                const quant_attrs *attrs);
+
+/* Row kernels: dense, per tensor, exact rounding, f8 saturate, no
+   validation. With an invalid scale they still write exactly n outputs. */
+QUANT_API void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale);
+QUANT_API void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale);
+QUANT_API void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale);
+QUANT_API void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale);
+
+/* Names and parsing. Strings are exact: no blanks, exact case. */
+QUANT_API const char  *quant_status_str(quant_status s);
+QUANT_API const char  *quant_dtype_name(quant_dtype t);
+QUANT_API quant_status quant_dtype_from_name(const char *name, quant_dtype *out);
+QUANT_API quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value);
+QUANT_API const char  *quant_backend(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define QUANT_SIMD_SCALAR 0
+#define QUANT_SIMD_SSE2   1
+#define QUANT_SIMD_AVX2   2
+#define QUANT_SIMD_AVX512 3
+#define QUANT_SIMD_NEON   4
+
+#endif /* QUANT_H_INCLUDED */
+
+/* ======================================================================== */
+/*                              IMPLEMENTATION                              */
+/* ======================================================================== */
+#if defined(QUANT_IMPLEMENTATION) && !defined(QUANT__IMPLEMENTED)
+#define QUANT__IMPLEMENTED
+
+#if defined(__FAST_MATH__)
+#  error "quant.h: -ffast-math lets the compiler reassociate, contract and drop NaN checks, so the bit-exact results quant.h promises cannot hold; build this file without it"
+#endif
+#if defined(__FLT_EVAL_METHOD__) && (__FLT_EVAL_METHOD__ != 0) && (__FLT_EVAL_METHOD__ != -1)
+#  error "quant.h: float expressions are evaluated in a wider type here (x87?), so fl() rounding cannot be kept; build with SSE math (-msse2 -mfpmath=sse)"
+#endif
+
+/* ---- backend selection ------------------------------------------------- */
+#ifndef QUANT_SIMD
+#  if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#    define QUANT_SIMD QUANT_SIMD_AVX512
+#  elif defined(__AVX2__) && defined(__FMA__)
+#    define QUANT_SIMD QUANT_SIMD_AVX2
+#  elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#    define QUANT_SIMD QUANT_SIMD_SSE2
+#  elif defined(__ARM_NEON) || defined(__ARM_NEON__)
+#    define QUANT_SIMD QUANT_SIMD_NEON
+#  else
+#    define QUANT_SIMD QUANT_SIMD_SCALAR
+#  endif
+#endif
+
+#if QUANT_SIMD == QUANT_SIMD_AVX512
+#  if !(defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__))
+#    error "quant.h: QUANT_SIMD_AVX512 needs AVX-512 F, BW and VL enabled (-mavx512f -mavx512bw -mavx512vl)"
+#  endif
+#  include <immintrin.h>
+#elif QUANT_SIMD == QUANT_SIMD_AVX2
+#  if !(defined(__AVX2__) && defined(__FMA__))
+#    error "quant.h: QUANT_SIMD_AVX2 needs AVX2 and FMA enabled (-mavx2 -mfma)"
+#  endif
+#  include <immintrin.h>
+#elif QUANT_SIMD == QUANT_SIMD_SSE2
+#  if !(defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#    error "quant.h: QUANT_SIMD_SSE2 needs SSE2"
+#  endif
+#  include <emmintrin.h>
+#elif QUANT_SIMD == QUANT_SIMD_NEON
+#  if !(defined(__ARM_NEON) || defined(__ARM_NEON__))
+#    error "quant.h: QUANT_SIMD_NEON needs NEON (-mfpu=neon on 32-bit ARM)"
+#  endif
+#  include <arm_neon.h>
+#elif QUANT_SIMD != QUANT_SIMD_SCALAR
+#  error "quant.h: QUANT_SIMD must be one of QUANT_SIMD_SCALAR, _SSE2, _AVX2, _AVX512, _NEON"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define QUANT__PRIVATE static __attribute__((unused))
+#  define QUANT__INLINE  static __inline__ __attribute__((always_inline, unused))
+#else
+#  define QUANT__PRIVATE static
+#  define QUANT__INLINE  static
+#endif
+
+#if defined(QUANT_STATIC)
+#  define QUANT__DEF QUANT_API
+#else
+#  define QUANT__DEF
+#endif
+
+/* QUANT__FENCE(v): an empty asm that the compiler must assume changes v.
+   With -ffp-contract=fast, gcc and clang fuse a product and a later sum
+   into one FMA, which rounds once instead of twice and so changes bits;
+   every product that feeds an addition passes through this fence first.
+   The constraint keeps v in the register class floats live in, so the
+   fence costs no instruction. */
+#if defined(__GNUC__) || defined(__clang__)
+#  if defined(__x86_64__) || (defined(__i386__) && defined(__SSE__))
+#    define QUANT__FENCE(v) __asm__("" : "+x"(v))
+#  elif defined(__aarch64__)
+#    define QUANT__FENCE(v) __asm__("" : "+w"(v))
+#  elif defined(__arm__) && defined(__ARM_FP) && !defined(__SOFTFP__)
+#    define QUANT__FENCE(v) __asm__("" : "+t"(v))
+#  elif defined(__arm__)
+#    define QUANT__FENCE(v) __asm__("" : "+r"(v))
+#  else
+#    define QUANT__FENCE(v) __asm__("" : "+m"(v))
+#  endif
+#else
+#  define QUANT__FENCE(v) ((void)0) /* MSVC contracts only under /fp:contract */
+#endif
+
+/* Kernel flags: the four roundings are two switches. */
+#define QUANT__F_U8        1u  /* integer type is u8 (else s8) */
+#define QUANT__F_RECIP     2u  /* x * fl(1/s) (else x / s) */
+#define QUANT__F_ZP_BEFORE 4u  /* z added in float before rounding (else after, exactly) */
+#define QUANT__F_E5M2      8u  /* f8 format is e5m2 (else e4m3) */
+#define QUANT__F_INF_NAN  16u  /* f8 overflow gives NaN/Inf (else saturates) */
+
+/* A SIMD kernel handles zero points within this bound; a row with a larger
+   one goes to the scalar kernel. Within it, lo - z and hi - z are exact
+   floats and every sum fits in 32 bits with room to spare. */
+#define QUANT__ZP_FAST 1048576
+
+typedef union quant__fbits { float f; uint32_t u; } quant__fbits;
+
+QUANT__INLINE uint32_t quant__bits(float f) { quant__fbits b; b.f = f; return b.u; }
+QUANT__INLINE float quant__float(uint32_t u) { quant__fbits b; b.u = u; return b.f; }
+
+/* ======================================================================== */
+/*  Scalar reference kernels: these define the arithmetic.                  */
+/* ======================================================================== */
+
+/* Round to nearest even for |v| <= 2^31. Adding 2^23 pushes the fraction
+   out of a float's 24-bit significand, and the FPU's own round to nearest
+   even does the rounding; at 2^23 and above every float is an integer. */
+QUANT__INLINE int32_t quant__rne_i32(float v)
+{
+    float a = v < 0.0f ? -v : v;
+    if (a < 8388608.0f) a = (a + 8388608.0f) - 8388608.0f;
+    return (int32_t)(v < 0.0f ? -a : a);
+}
+
+/* One element of integer quantize, as SPEC section 3 defines it. */
+QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigned f)
+{
+    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128;
+    const int32_t hi = (f & QUANT__F_U8) ? 255 : 127;
+    float v;
+    if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
+    else v = x / s;
+    if (v != v) v = 0.0f;              /* NaN quantizes like zero: sat(z) */
+    if (f & QUANT__F_ZP_BEFORE) {
+        v = v + (float)z;
+        /* clamping before rounding is exact: lo and hi are integers */
+        if (v < (float)lo) v = (float)lo;
+        if (v > (float)hi) v = (float)hi;
+        return quant__rne_i32(v);
+    } else {
+        int64_t t;
+        /* from 2^32 on the sum saturates for every int32 z; between 2^31
+           and 2^32 v is an even integer, so v / 2 converts exactly */
+        if (v <= -4294967296.0f) return lo;
+        if (v >= 4294967296.0f) return hi;
+        if (v <= -2147483648.0f || v >= 2147483648.0f)
+            t = 2 * (int64_t)(int32_t)(v * 0.5f);
+        else
+            t = quant__rne_i32(v);
+        t += z;
+        return t < lo ? lo : t > hi ? hi : (int32_t)t;
+    }
+}
+
+/* The two f8 formats differ only in these constants. */
+typedef struct quant__f8fmt {
+    unsigned shift;      /* 23 - mantissa bits */
+    uint32_t rebias;     /* (127 - bias) << 23 */
+    uint32_t min_normal; /* bits of the smallest normal */
+    uint32_t magic;      /* bits of a float whose ulp is the smallest subnormal */
+    uint32_t overflow;   /* |v| bits above which (e4m3) or from which (e5m2) v overflows */
+    uint8_t  max_code, inf_code;
+} quant__f8fmt;
+
+QUANT__INLINE quant__f8fmt quant__f8_format(unsigned f)
+{
+    quant__f8fmt m;
+    if (f & QUANT__F_E5M2) {
+        /* 61440 lies halfway between 57344 and 65536 and ties up: overflow */
+        m.shift = 21; m.rebias = 112u << 23; m.min_normal = 113u << 23;
+        m.magic = 134u << 23; m.overflow = 0x476FFFFFu; /* just below 61440 */
+        m.max_code = 0x7B; m.inf_code = 0x7C;
+    } else {
+        /* 464 lies halfway between 448 and 480 and ties down to 448 */
+        m.shift = 20; m.rebias = 120u << 23; m.min_normal = 121u << 23;
+        m.magic = 141u << 23; m.overflow = 0x43E80000u; /* 464 */
+        m.max_code = 0x7E; m.inf_code = 0x7F;
+    }
+    return m;
+}
+
+/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. */
+QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
+{
+    const quant__f8fmt m = quant__f8_format(f);
+    const uint32_t u = quant__bits(v), a = u & 0x7FFFFFFFu;
+    const uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
+    uint32_t code;
+    if (a > 0x7F800000u) return (uint8_t)(0x7Fu | ((quant__bits(x) >> 24) & 0x80u));
+    if (a > m.overflow)
+        return (uint8_t)(sign | ((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code));
+    if (a < m.min_normal) {
+        /* below the normal range the FPU rounds for us: adding a float
+           whose ulp is the f8 subnormal step leaves the rounded count of
+           steps in the low bits */
+        code = quant__bits(quant__float(a) + quant__float(m.magic)) - m.magic;
+    } else {
+        /* rebias the exponent and round the dropped bits to nearest even;
+           a carry out of the mantissa moves into the exponent as it should */
+        const uint32_t odd = (a >> m.shift) & 1u;
+        code = (a - m.rebias + (1u << (m.shift - 1)) - 1u + odd) >> m.shift;
+    }
+    return (uint8_t)(sign | code);
+}
+
+/* Decode one f8 code and scale it; NaN codes give the canonical quiet NaN. */
+QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
+{
+    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
+    const int e5 = (f & QUANT__F_E5M2) != 0;
+    const unsigned mbits = e5 ? 2u : 3u;
+    float d;
+    if (e5 ? a > 0x7Cu : a == 0x7Fu) return quant__float(sign | 0x7FC00000u);
+    if (e5 && a == 0x7Cu) d = quant__float(0x7F800000u);
+    else if ((a >> mbits) == 0) /* subnormal: m steps of 2^-9 (e4m3) or 2^-16 (e5m2) */
+        d = (float)(int32_t)a * quant__float(e5 ? (111u << 23) : (118u << 23));
+    else d = quant__float((a << (23 - mbits)) + (e5 ? (112u << 23) : (120u << 23)));
+    return quant__float(quant__bits(d) | sign) * s;
+}
+
+QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
+{
+    /* q - z may pass 2^31 when z is near an int32 end */
+    return (float)((int64_t)q - z) * s;
+}
+
+/* The four kernel shapes. scale (and zp) advance by sstep (zstep) per
+   element: 0 for one scale, 1 for a vector of scales (per channel, last
+   axis). Every backend has these four with these signatures. */
+QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size_t n,
+                                            const float *scale, size_t sstep,
+                                            const int32_t *zp, size_t zstep, unsigned f)
+{
+    size_t i;
+    float s = scale[0], r = 0.0f;
+    if (n == 0) return;
+    if (f & QUANT__F_RECIP) r = 1.0f / s;
+    for (i = 0; i < n; ++i) {
+        if (sstep) {
+            s = scale[i];
+            if (f & QUANT__F_RECIP) r = 1.0f / s;
+        }
+        dst[i] = (uint8_t)quant__q_int(src[i], s, r, zp[i * zstep], f);
+    }
+}
+
+QUANT__PRIVATE void quant__scalar_i8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                            const float *scale, size_t sstep,
+                                            const int32_t *zp, size_t zstep, unsigned f)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const int32_t q = (f & QUANT__F_U8) ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
+        dst[i] = quant__dq_int(q, scale[i * sstep], zp[i * zstep]);
+    }
+}
+
+QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size_t n,
+                                            const float *scale, size_t sstep, unsigned f)
+{
+    size_t i;
+    float s = scale[0], r = 0.0f;
+    if (n == 0) return;
+    if (f & QUANT__F_RECIP) r = 1.0f / s;
+    for (i = 0; i < n; ++i) {
+        float v;
+        if (sstep) {
+            s = scale[i];
+            if (f & QUANT__F_RECIP) r = 1.0f / s;
+        }
+        if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
+        else v = src[i] / s;
+        dst[i] = quant__f8_enc(src[i], v, f);
+    }
+}
+
+QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                            const float *scale, size_t sstep, unsigned f)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
+}
+
+/*@SIMD@*/
+
+#if QUANT_SIMD == QUANT_SIMD_SCALAR
+#  define quant__f32_to_i8 quant__scalar_f32_to_i8
+#  define quant__i8_to_f32 quant__scalar_i8_to_f32
+#  define quant__f32_to_f8 quant__scalar_f32_to_f8
+#  define quant__f8_to_f32 quant__scalar_f8_to_f32
+#  define QUANT__BACKEND_NAME "scalar"
+#endif
+
+/* ======================================================================== */
+/*  Validation and the op layer                                             */
+/* ======================================================================== */
+
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
+
+/* Everything one operation needs, filled in by validation. The op sees a
+   tensor as [outer, C, inner] around the channel axis. */
+typedef struct quant__plan {
+    int            quantize;   /* 1: f32 -> q, 0: q -> f32 */
+    quant_dtype    qdtype;     /* the quantized side's dtype */
+    unsigned       flags;
+    const void    *src;
+    void          *dst;
+    size_t         outer, channels, inner;
+    const float   *scales;     /* one, or one per channel */
+    size_t         n_scales;
+    const void    *zps;
+    int            zp_kind;
+    size_t         n_zps;
+} quant__plan;
+
+QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
+{
+    switch (t) {
+    case QUANT_F32: case QUANT_S32: return 4;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
+    default: return 0;
+    }
+}
+
+QUANT__PRIVATE int quant__is_f8(quant_dtype t)
+{
+    return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
+}
+
+/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
+   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
+                                                                    : (uint64_t)INT64_MAX;
+    const uint64_t esize = quant__dtype_size(t->dtype) ? quant__dtype_size(t->dtype) : 1;
+    uint64_t n = 1;
+    int i, zero = 0;
+    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
+        if (t->dims[i] == 0) zero = 1;
+    }
+    if (zero) { *count = 0; return QUANT_OK; }
+    for (i = 0; i < t->rank; ++i) {
+        const uint64_t d = (uint64_t)t->dims[i];
+        if (n > limit / esize / d) return QUANT_ERR_SHAPE;
+        n *= d;
+    }
+    *count = (size_t)n;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
+{
+    if (a->rounding != QUANT_ROUND_EXACT) {
+#ifdef QUANT_ONLY_EXACT
+        return QUANT_ERR_ATTR;
+#else
+        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
+            a->rounding != QUANT_ROUND_TORCH)
+            return QUANT_ERR_ATTR;
+#endif
+    }
+    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
+        return QUANT_ERR_ATTR;
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
+    if (uses_lists) {
+        if (a->scales == NULL) return QUANT_ERR_NULL;
+        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
+    }
+    return QUANT_OK;
+}
+
+/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
+   layout. */
+QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
+                                                 const quant_attrs *a, int quantize,
+                                                 quant__plan *p, size_t *count)
+{
+    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
+    size_t n, n2;
+    quant_status st;
+    int i, axis;
+
+    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
+    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype))
+        return QUANT_ERR_DTYPE;
+#ifdef QUANT_NO_F8
+    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
+#endif
+    if ((st = quant__count(src, &n)) != QUANT_OK) return st;
+    if ((st = quant__count(dst, &n2)) != QUANT_OK) return st;
+    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < src->rank; ++i)
+        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+
+    p->quantize = quantize;
+    p->qdtype = q->dtype;
+    p->src = src->data;
+    p->dst = dst->data;
+    p->outer = 1;
+    p->channels = 1;
+    p->inner = n;
+    if (a->qtype == QUANT_PER_CHANNEL) {
+        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
+            return QUANT_ERR_AXIS;
+        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
+        p->channels = (size_t)src->dims[axis];
+        p->inner = 1;
+        for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
+        p->outer = 1;
+        for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
+        if (n == 0) p->outer = 0; /* a zero dim elsewhere: nothing to do */
+    }
+    *count = n;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const uint32_t a = quant__bits(s[i]) & 0x7FFFFFFFu;
+        if (a == 0 || a >= 0x7F800000u) return QUANT_ERR_SCALE_VALUE;
+        /* 1/s overflows below about 2^-128 */
+        if ((quant__bits(1.0f / s[i]) & 0x7FFFFFFFu) == 0x7F800000u) return QUANT_ERR_SCALE_VALUE;
+    }
+    return QUANT_OK;
+}
+
+/* Zero-point count: 1 per tensor; 1 or C per channel. */
+QUANT__PRIVATE int quant__zp_count_ok(const quant__plan *p, const quant_attrs *a, size_t n)
+{
+    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
+    return n == 1 || n == p->channels;
+}
+
+QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
+{
+    switch (p->zp_kind) {
+    case QUANT__ZP_I64: return (int32_t)((const int64_t *)p->zps)[i];
+    case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
+    case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
+    case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+    default: return 0;
+    }
+}
+
+QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->n_zps; ++i) {
+        if (p->zp_kind == QUANT__ZP_I64) {
+            const int64_t z = ((const int64_t *)p->zps)[i];
+            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
+        }
+        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (na == 0 || nb == 0) return 0;
+    return x < y + nb && y < x + na;
+}
+
+QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
+{
+    static const unsigned by_rounding[4] = {
+        QUANT__F_ZP_BEFORE,                  /* exact  */
+        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
+        0,                                   /* onnx   */
+        QUANT__F_RECIP                       /* torch  */
+    };
+    unsigned f = by_rounding[a->rounding];
+    if (q == QUANT_U8) f |= QUANT__F_U8;
+    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+    return f;
+}
+
+/* The chunk of channels whose zero points are widened to int32 at a time
+   on the stack; small enough for a firmware stack budget. */
+#ifndef QUANT__ZP_CHUNK
+#  if QUANT_SIMD == QUANT_SIMD_SCALAR
+#    define QUANT__ZP_CHUNK 16
+#  else
+#    define QUANT__ZP_CHUNK 64
+#  endif
+#endif
+
+/* One call of the right kernel over n elements starting at element `at`
+   of the tensor, channel c0 onwards. */
+QUANT__PRIVATE void quant__kernel(const quant__plan *p, size_t at, size_t n,
+                                  const float *scale, size_t sstep,
+                                  const int32_t *zp, size_t zstep)
+{
+    const unsigned f = p->flags;
+    if (p->quantize) {
+        const float *x = (const float *)p->src + at;
+        uint8_t *q = (uint8_t *)p->dst + at;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, f); return; }
+#endif
+        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, f);
+    } else {
+        const uint8_t *q = (const uint8_t *)p->src + at;
+        float *y = (float *)p->dst + at;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { quant__f8_to_f32(q, y, n, scale, sstep, f); return; }
+#endif
+        quant__i8_to_f32(q, y, n, scale, sstep, zp, zstep, f);
+    }
+}
+
+QUANT__PRIVATE void quant__run(const quant__plan *p)
+{
+    size_t o, c;
+    int32_t z;
+    if (p->channels == 0 || p->inner == 0) return;
+    if (p->n_scales <= 1 || p->inner > 1) {
+        /* one scale per contiguous run of inner elements */
+        for (o = 0; o < p->outer; ++o)
+            for (c = 0; c < p->channels; ++c) {
+                const size_t ch = p->n_scales > 1 ? c : 0;
+                z = p->n_zps > 1 ? quant__zp_at(p, c) : quant__zp_at(p, 0);
+                quant__kernel(p, (o * p->channels + c) * p->inner, p->inner,
+                              p->scales + ch, 0, &z, 0);
+            }
+        return;
+    }
+    /* channel is the last axis: each row walks the vector of scales */
+    for (o = 0; o < p->outer; ++o) {
+        const size_t row = o * p->channels;
+        if (p->n_zps <= 1) {
+            z = quant__zp_at(p, 0);
+            quant__kernel(p, row, p->channels, p->scales, 1, &z, 0);
+        } else if (p->zp_kind == QUANT__ZP_S32) {
+            quant__kernel(p, row, p->channels, p->scales, 1, (const int32_t *)p->zps, 1);
+        } else {
+            int32_t zbuf[QUANT__ZP_CHUNK];
+            for (c = 0; c < p->channels; c += QUANT__ZP_CHUNK) {
+                const size_t len = p->channels - c < QUANT__ZP_CHUNK ? p->channels - c
+                                                                     : QUANT__ZP_CHUNK;
+                size_t k;
+                for (k = 0; k < len; ++k) zbuf[k] = quant__zp_at(p, c + k);
+                quant__kernel(p, row + c, len, p->scales + c, 1, zbuf, 1);
+            }
+        }
+    }
+}
+
+/* Shared by all four operations: static and dynamic ops differ only in
+   where scales and zero points come from (attrs lists, or tensors). */
+QUANT__PRIVATE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
+                                      const quant_attrs *attrs, int quantize, int dynamic,
+                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    quant_attrs a = attrs ? *attrs : quant_attrs_default();
+    quant__plan p;
+    size_t n, n_sc, n_zp, sbytes, dbytes;
+    quant_status st;
+
+    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
+    if ((st = quant__check_attrs(&a, !dynamic)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, &a, quantize, &p, &n)) != QUANT_OK) return st;
+
+    /* scales */
+    if (dynamic) {
+        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
+        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a.qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
+        p.scales = (const float *)scales_t->data;
+    } else {
+        n_sc = a.n_scales;
+        p.scales = a.scales;
+    }
+    if (a.qtype == QUANT_PER_TENSOR ? n_sc != 1 : n_sc != p.channels) return QUANT_ERR_SCALES;
+    p.n_scales = n_sc;
+    if ((st = quant__check_scale_values(p.scales, n_sc)) != QUANT_OK) return st;
+
+    /* zero points */
+    p.zps = NULL;
+    p.zp_kind = QUANT__ZP_NONE;
+    p.n_zps = 0;
+    if (dynamic && zps_t != NULL) {
+        if (zps_t->dtype == QUANT_S8) p.zp_kind = QUANT__ZP_S8;
+        else if (zps_t->dtype == QUANT_U8) p.zp_kind = QUANT__ZP_U8;
+        else if (zps_t->dtype == QUANT_S32) p.zp_kind = QUANT__ZP_S32;
+        else return QUANT_ERR_ZPS;
+        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a.qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__zp_count_ok(&p, &a, n_zp)) return QUANT_ERR_ZPS;
+        p.zps = zps_t->data;
+        p.n_zps = n_zp;
+    } else if (!dynamic && a.zps != NULL) {
+        if (!quant__zp_count_ok(&p, &a, a.n_zps)) return QUANT_ERR_ZPS;
+        p.zps = a.zps;
+        p.zp_kind = QUANT__ZP_I64;
+        p.n_zps = a.n_zps;
+    }
+    if ((st = quant__check_zp_values(&p)) != QUANT_OK) return st;
+
+    /* memory: dst must not overlap what the op still has to read */
+    sbytes = n * quant__dtype_size(src->dtype);
+    dbytes = n * quant__dtype_size(dst->dtype);
+    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (quant__overlap(p.scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (p.zps && quant__overlap(p.zps, p.n_zps * (p.zp_kind == QUANT__ZP_I64 ? 8u :
+                                                  p.zp_kind == QUANT__ZP_S32 ? 4u : 1u),
+                                dst->data, dbytes))
+        return QUANT_ERR_OVERLAP;
+
+    p.flags = quant__flags(&a, p.qdtype);
+    quant__run(&p);
+    return QUANT_OK;
+}
+
+/* ======================================================================== */
+/*  Public functions                                                        */
+/* ======================================================================== */
+
+QUANT__DEF quant_attrs quant_attrs_default(void)
+{
+    quant_attrs a;
+    a.qtype = QUANT_PER_TENSOR;
+    a.axis = 1;
+    a.scales = NULL;
+    a.n_scales = 0;
+    a.zps = NULL;
+    a.n_zps = 0;
+    a.rounding = QUANT_ROUND_EXACT;
+    a.f8_overflow = QUANT_F8_SATURATE;
+    return a;
+}
+
+QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
+                                       const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
+                                         const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
+                                               const quant_tensor *zps, quant_tensor *dst,
+                                               const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 1, 1, scales, zps);
+}
+
+QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
+                                                 const quant_tensor *zps, quant_tensor *dst,
+                                                 const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 0, 1, scales, zps);
+}
+
+QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, QUANT__F_ZP_BEFORE);
+}
+
+QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
+}
+
+QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0);
+}
+
+QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, QUANT__F_U8);
+}
+
+#ifndef QUANT_NO_F8
+QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0);
+}
+
+QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    quant__f32_to_f8(src, dst, n, &scale, 0, QUANT__F_E5M2);
+}
+
+QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0);
+}
+
+QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    quant__f8_to_f32(src, dst, n, &scale, 0, QUANT__F_E5M2);
+}
+#endif
+
+QUANT__DEF const char *quant_status_str(quant_status s)
+{
+    switch (s) {
+    case QUANT_OK:              return "ok";
+    case QUANT_ERR_NULL:        return "a required pointer is NULL";
+    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination";
+    case QUANT_ERR_RANK:        return "rank outside 0..QUANT_MAX_RANK";
+    case QUANT_ERR_SHAPE:       return "bad shape: negative dim, size overflow, or src and dst shapes differ";
+    case QUANT_ERR_QTYPE:       return "unknown qtype";
+    case QUANT_ERR_AXIS:        return "per-channel axis out of range";
+    case QUANT_ERR_SCALES:      return "wrong number or layout of scales";
+    case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
+    case QUANT_ERR_ZPS:         return "wrong number, type or layout of zero points, or a non-zero zero point with f8";
+    case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
+    case QUANT_ERR_ATTR:        return "unknown attribute name or value";
+    case QUANT_ERR_OVERLAP:     return "dst overlaps memory the operation reads";
+    case QUANT_ERR_PARSE:       return "string does not parse";
+    }
+    return "unknown status";
+}
+
+static const char *const quant__dtype_names[] = {
+    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
+};
+
+QUANT__DEF const char *quant_dtype_name(quant_dtype t)
+{
+    if ((unsigned)t < sizeof quant__dtype_names / sizeof quant__dtype_names[0])
+        return quant__dtype_names[t];
+    return "undef";
+}
+
+QUANT__PRIVATE int quant__streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) { ++a; ++b; }
+    return *a == *b;
+}
+
+QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out)
+{
+    int i;
+    if (name == NULL || out == NULL) return QUANT_ERR_NULL;
+    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
+        if (quant__streq(name, quant__dtype_names[i])) {
+            *out = (quant_dtype)i;
+            return QUANT_OK;
+        }
+    return QUANT_ERR_PARSE;
+}
+
+/* Decimal int64 with an optional sign; nothing else, no overflow. */
+QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
+{
+    uint64_t v = 0;
+    const uint64_t limit_pos = (uint64_t)INT64_MAX, limit_neg = (uint64_t)INT64_MAX + 1u;
+    int neg = 0;
+    if (*s == '+' || *s == '-') neg = *s++ == '-';
+    if (*s == '\0') return QUANT_ERR_PARSE;
+    for (; *s; ++s) {
+        const unsigned d = (unsigned)(*s - '0');
+        if (d > 9) return QUANT_ERR_PARSE;
+        if (v > ((neg ? limit_neg : limit_pos) - d) / 10) return QUANT_ERR_PARSE;
+        v = v * 10 + d;
+    }
+    *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        if (quant__streq(value, names[i])) { *out = i; return QUANT_OK; }
+    return QUANT_ERR_PARSE;
+}
+
+QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
+{
+    static const char *const qtypes[] = { "per_tensor", "per_channel" };
+    static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
+    static const char *const overflows[] = { "saturate", "inf_nan" };
+    quant_status st;
+    int k = 0;
+    if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
+    if (quant__streq(name, "axis")) {
+        int64_t v = 0;
+        if ((st = quant__parse_i64(value, &v)) == QUANT_OK) a->axis = v;
+        return st;
+    }
+    if (quant__streq(name, "qtype")) {
+        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
+        return st;
+    }
+    if (quant__streq(name, "rounding")) {
+        if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
+        return st;
+    }
+    if (quant__streq(name, "f8_overflow")) {
+        if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
+            a->f8_overflow = (quant_f8_overflow)k;
+        return st;
+    }
+    return QUANT_ERR_ATTR;
+}
+
+QUANT__DEF const char *quant_backend(void)
+{
+    return QUANT__BACKEND_NAME;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QUANT_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+This software is available under two licenses; choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 the quant.h authors
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication in perpetuity for the benefit of humanity and
+to the detriment of all present and future software users.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN
+ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION
+WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -1,0 +1,42 @@
+/* tests/check.h - the few lines every test program shares. */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+static long check_failures, check_count;
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        ++check_count;                                                     \
+        if (!(cond)) {                                                     \
+            if (++check_failures <= 30) {                                  \
+                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);            \
+                fprintf(stderr, __VA_ARGS__);                              \
+                fputc('\n', stderr);                                       \
+            }                                                              \
+        }                                                                  \
+    } while (0)
+
+static int check_done(const char *name)
+{
+    printf("%s: %ld checks, %ld failed\n", name, check_count, check_failures);
+    return check_failures ? 1 : 0;
+}
+
+/* xorshift64*: the same stream on every platform */
+static uint64_t check_rng = 0x9E3779B97F4A7C15ull;
+static uint32_t check_rand(void)
+{
+    check_rng ^= check_rng >> 12;
+    check_rng ^= check_rng << 25;
+    check_rng ^= check_rng >> 27;
+    return (uint32_t)((check_rng * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+static float check_float_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t check_bits_float(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+#endif

@@ -1,0 +1,120 @@
+/* tests/oracle.h - the independent reference for quant.h.
+
+   It shares no code with quant.h: it computes in double with libm, follows
+   SPEC section 3 word by word, and finds f8 codes by searching the code
+   table for the nearest value instead of manipulating bits. A double
+   holds every product of two floats exactly, and double rounding of one
+   float +, -, *, / through double is innocuous (53 >= 2 * 24 + 2), so
+   (float)((double)a op (double)b) is exactly fl(a op b). */
+#ifndef ORACLE_H
+#define ORACLE_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { O_EXACT = 0, O_ONEDNN = 1, O_ONNX = 2, O_TORCH = 3 };
+
+static float o_div(float a, float b) { return (float)((double)a / (double)b); }
+static float o_mul(float a, float b) { return (float)((double)a * (double)b); }
+static float o_add(float a, float b) { return (float)((double)a + (double)b); }
+static float o_recip(float s) { return (float)(1.0 / (double)s); }
+
+static float o_from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* The quotient every rounding starts from. */
+static float o_quotient(float x, float s, int rounding)
+{
+    return (rounding == O_ONEDNN || rounding == O_TORCH) ? o_mul(x, o_recip(s)) : o_div(x, s);
+}
+
+static int64_t o_clamp(double v, int64_t lo, int64_t hi)
+{
+    if (v < (double)lo) return lo;
+    if (v > (double)hi) return hi;
+    return (int64_t)v;
+}
+
+/* Integer quantize of one element; lo/hi is the destination range. */
+static int64_t o_quant_int(float x, float s, int64_t z, int rounding, int64_t lo, int64_t hi)
+{
+    float v = o_quotient(x, s, rounding);
+    if (isnan(v)) return o_clamp((double)z, lo, hi);
+    if (rounding == O_EXACT || rounding == O_ONEDNN) {
+        float w = o_add(v, (float)z);
+        if (isinf(w)) return w > 0 ? hi : lo;
+        return o_clamp(nearbyint((double)w), lo, hi);
+    }
+    if (isinf(v)) return v > 0 ? hi : lo;
+    return o_clamp(nearbyint((double)v) + (double)z, lo, hi);
+}
+
+static float o_dequant_int(int64_t q, float s, int64_t z)
+{
+    float d = (float)(q - z);
+    return o_mul(d, s);
+}
+
+/* f8: fmt 0 = e4m3, 1 = e5m2. */
+static double o_f8_magnitude(int code, int fmt)
+{
+    int e, m;
+    if (fmt == 0) {
+        e = (code >> 3) & 15; m = code & 7;
+        return e == 0 ? ldexp(m, -9) : ldexp(8 + m, e - 7 - 3);
+    }
+    e = (code >> 2) & 31; m = code & 3;
+    return e == 0 ? ldexp(m, -16) : ldexp(4 + m, e - 15 - 2);
+}
+
+static int o_f8_maxcode(int fmt) { return fmt == 0 ? 0x7E : 0x7B; }
+
+static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
+{
+    int sign, best = 0, c;
+    double a, bestd;
+    int maxc = o_f8_maxcode(fmt);
+    if (isnan(v)) return (uint8_t)(0x7F | (signbit(x) ? 0x80 : 0));
+    sign = signbit(v) ? 0x80 : 0;
+    a = fabs((double)v);
+    if (isinf(v) || a >= (fmt == 0 ? 480.0 : 65536.0)) best = maxc + 1;
+    else {
+        /* the code one past max stands for "rounds beyond max" */
+        bestd = INFINITY;
+        for (c = 0; c <= maxc + 1; ++c) {
+            double val = c <= maxc ? o_f8_magnitude(c, fmt)
+                                   : (fmt == 0 ? 480.0 : 65536.0);
+            double d = fabs(val - a);
+            if (d < bestd || (d == bestd && (c & 1) == 0 && (best & 1) != 0)) { best = c; bestd = d; }
+        }
+    }
+    if (best == maxc + 1) {
+        if (!inf_nan) return (uint8_t)(sign | maxc);
+        return (uint8_t)(sign | (fmt == 0 ? 0x7F : 0x7C));
+    }
+    return (uint8_t)(sign | best);
+}
+
+static uint8_t o_quant_f8(float x, float s, int rounding, int fmt, int inf_nan)
+{
+    return o_f8_encode(x, o_quotient(x, s, rounding), fmt, inf_nan);
+}
+
+static float o_f8_decode(uint8_t code, int fmt)
+{
+    int a = code & 0x7F, neg = code & 0x80;
+    double v;
+    if (fmt == 0 && a == 0x7F) return o_from_bits(neg ? 0xFFC00000u : 0x7FC00000u);
+    if (fmt == 1 && a > 0x7C) return o_from_bits(neg ? 0xFFC00000u : 0x7FC00000u);
+    v = (fmt == 1 && a == 0x7C) ? INFINITY : o_f8_magnitude(a, fmt);
+    return (float)(neg ? -v : v);
+}
+
+static float o_dequant_f8(uint8_t code, float s, int fmt)
+{
+    float d = o_f8_decode(code, fmt);
+    if (isnan(d)) return d;
+    return o_mul(d, s);
+}
+
+#endif

@@ -1,0 +1,223 @@
+/* All four operations through the public API against the oracle, bit for
+   bit: every dtype, rounding, f8 overflow mode, static and dynamic, per
+   tensor and per channel on every axis, on edge values, ties and random
+   data. Built once per backend, so it checks SIMD paths too. */
+#define QUANT_IMPLEMENTATION
+#include "../quant.h"
+#include "oracle.h"
+#include "check.h"
+
+#include <stdlib.h>
+
+static const float scale_table[] = {
+    1.0f, 0.1f, 0.5f, 3.0f, 1e-3f, 7.3e5f, -0.25f, -3.7f, 0.0078125f, 1.17549435e-38f,
+    5.8774718e-39f /* subnormal, 1/s still finite */, 3.0e38f, 6.1e-5f, 0.3333333f, 255.0f
+};
+static const int64_t zp_table[] = {
+    0, 1, -1, 10, 127, -128, 128, 255, 256, -129, 1000, -77777,
+    INT32_MAX, INT32_MIN, 16777217, -1048576, 1048577, 2147483000
+};
+#define NS (sizeof scale_table / sizeof scale_table[0])
+#define NZ (sizeof zp_table / sizeof zp_table[0])
+
+static const uint32_t edge_bits[] = {
+    0x00000000, 0x80000000, 0x3F000000, 0xBF000000, 0x3FC00000, 0xBFC00000, 0x40200000,
+    0xC0200000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF,
+    0x7F7FFFFF, 0xFF7FFFFF, 0x00800000, 0x80800000, 0x00000001, 0x80000001, 0x007FFFFF,
+    0x42FF0000 /* 127.5 */, 0x43000000, 0xC3008000 /* -128.5 */, 0x437F8000 /* 255.5 */,
+    0x4F000000 /* 2^31 */, 0xCF000000, 0x4B800001, 0x4B000001, 0x4AFFFFFF, 0x43E80000 /* 464 */,
+    0x43E80001, 0x43E7FFFF, 0x47700000 /* 61440 */, 0x476FFFFF, 0x47600000, 0x3B000000,
+    0x3A800000, 0x37800000, 0x37000000, 0x36800000, 0x3F7FFFFF, 0x3F800001, 0x5F000000
+};
+#define NE (sizeof edge_bits / sizeof edge_bits[0])
+
+/* Edge values, then ties (k + 1/2) * s and a few ulps around them, then
+   random bit patterns and random moderate values. */
+static void fill(float *x, size_t n, float s)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        uint32_t kind = check_rand() % 8;
+        if (i < NE) x[i] = check_float_bits(edge_bits[i]);
+        else if (kind < 3) {
+            float t = ((float)((int)(check_rand() % 601) - 300) + 0.5f) * s;
+            int d = (int)(check_rand() % 9) - 4;
+            x[i] = check_float_bits(check_bits_float(t) + (uint32_t)d);
+        } else if (kind < 5) x[i] = check_float_bits(check_rand());
+        else x[i] = ((float)(check_rand() % 200001) / 1000.0f - 100.0f) * s;
+    }
+}
+
+static const char *round_names[] = { "exact", "onednn", "onnx", "torch" };
+
+typedef struct shape {
+    int rank;
+    int64_t dims[QUANT_MAX_RANK];
+    int per_channel;
+    int64_t axis;
+} shape;
+
+static size_t elems(const shape *sh)
+{
+    size_t n = 1;
+    int i;
+    for (i = 0; i < sh->rank; ++i) n *= (size_t)sh->dims[i];
+    return n;
+}
+
+/* channel count and inner size seen by the op */
+static void layout(const shape *sh, size_t *C, size_t *inner)
+{
+    int i, ax;
+    *C = 1;
+    *inner = 1;
+    if (!sh->per_channel) return;
+    ax = (int)(sh->axis < 0 ? sh->axis + sh->rank : sh->axis);
+    *C = (size_t)sh->dims[ax];
+    for (i = ax + 1; i < sh->rank; ++i) *inner *= (size_t)sh->dims[i];
+}
+
+static int64_t zlo(quant_dtype t) { return t == QUANT_U8 ? 0 : -128; }
+static int64_t zhi(quant_dtype t) { return t == QUANT_U8 ? 255 : 127; }
+static int fmt_of(quant_dtype t) { return t == QUANT_F8_E5M2 ? 1 : 0; }
+static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
+
+/* zp_mode: 0 none, 1 one zp, 2 one per channel. zp_dtype for dynamic ops. */
+static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int dynamic,
+                     int zp_mode, quant_dtype zp_dtype, unsigned seed)
+{
+    size_t n = elems(sh), C, inner, i, nsc, nzp;
+    float *x = (float *)malloc((n + 1) * 4), *y = (float *)malloc((n + 1) * 4);
+    uint8_t *q = (uint8_t *)malloc(n + 1);
+    float sc[1024];
+    int64_t zp[1024];
+    int32_t zp32[1024];
+    int8_t zp8[1024];
+    uint8_t zpu8[1024];
+    quant_tensor tf, tq, ts, tz;
+    quant_attrs a = quant_attrs_default();
+    quant_status st;
+    char what[200];
+
+    layout(sh, &C, &inner);
+    nsc = sh->per_channel ? C : 1;
+    nzp = zp_mode == 0 ? 0 : zp_mode == 1 ? 1 : nsc;
+    for (i = 0; i < nsc; ++i) sc[i] = scale_table[(seed + i * 7) % NS];
+    for (i = 0; i < nzp; ++i) {
+        int64_t z = is_f8(qt) ? 0 : zp_table[(seed * 3 + i * 5) % NZ];
+        if (dynamic && zp_dtype == QUANT_S8) z = (int8_t)z;
+        if (dynamic && zp_dtype == QUANT_U8) z = (uint8_t)z;
+        if (dynamic && zp_dtype == QUANT_S32) z = (int32_t)z;
+        zp[i] = z; zp32[i] = (int32_t)z; zp8[i] = (int8_t)z; zpu8[i] = (uint8_t)z;
+    }
+    fill(x, n, sc[0]);
+    for (i = 0; i < n; ++i) q[i] = (uint8_t)check_rand();
+
+    snprintf(what, sizeof what, "%s %s %s ov=%d rank=%d axis=%lld pc=%d zp_mode=%d n=%zu",
+             dynamic ? "dynamic" : "static", quant_dtype_name(qt), round_names[rounding], ov,
+             sh->rank, (long long)sh->axis, sh->per_channel, zp_mode, n);
+
+    a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
+    a.axis = sh->axis;
+    a.rounding = (quant_rounding)rounding;
+    a.f8_overflow = (quant_f8_overflow)ov;
+    a.scales = sc; a.n_scales = nsc;
+    if (nzp) { a.zps = zp; a.n_zps = nzp; }
+
+    memset(&tf, 0, sizeof tf);
+    tf.dtype = QUANT_F32; tf.rank = sh->rank;
+    memcpy(tf.dims, sh->dims, sizeof tf.dims);
+    tq = tf;
+    tq.dtype = qt;
+    tf.data = x; tq.data = q;
+    memset(&ts, 0, sizeof ts);
+    ts.dtype = QUANT_F32; ts.rank = 1; ts.dims[0] = (int64_t)nsc; ts.data = sc;
+    memset(&tz, 0, sizeof tz);
+    tz.dtype = zp_dtype; tz.rank = 1; tz.dims[0] = (int64_t)nzp;
+    tz.data = zp_dtype == QUANT_S8 ? (void *)zp8 : zp_dtype == QUANT_U8 ? (void *)zpu8 : (void *)zp32;
+
+    /* quantize */
+    st = dynamic ? quant_dynamic_quantize(&tf, &ts, nzp ? &tz : NULL, &tq, &a)
+                 : quant_quantize(&tf, &tq, &a);
+    CHECK(st == QUANT_OK, "%s: quantize status %d", what, (int)st);
+    for (i = 0; st == QUANT_OK && i < n; ++i) {
+        size_t c = (i / inner) % C;
+        float s = sc[sh->per_channel ? c : 0];
+        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        int64_t want;
+        int got;
+        if (is_f8(qt)) {
+            want = o_quant_f8(x[i], s, rounding, fmt_of(qt), ov);
+            got = q[i];
+        } else {
+            want = o_quant_int(x[i], s, z, rounding, zlo(qt), zhi(qt));
+            got = qt == QUANT_U8 ? q[i] : (int8_t)q[i];
+        }
+        CHECK(got == want, "%s: quantize [%zu] x=%a (0x%08x) s=%a z=%lld: got %d want %lld", what, i,
+              (double)x[i], check_bits_float(x[i]), (double)s, (long long)z, got, (long long)want);
+    }
+
+    /* dequantize random codes (every code appears for n >= 256 on average) */
+    for (i = 0; i < n; ++i) q[i] = (uint8_t)(i < 256 ? i : check_rand());
+    st = dynamic ? quant_dynamic_dequantize(&tq, &ts, nzp ? &tz : NULL, &tf, &a)
+                 : quant_dequantize(&tq, &tf, &a);
+    CHECK(st == QUANT_OK, "%s: dequantize status %d", what, (int)st);
+    for (i = 0; st == QUANT_OK && i < n; ++i) {
+        size_t c = (i / inner) % C;
+        float s = sc[sh->per_channel ? c : 0];
+        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        float want = is_f8(qt) ? o_dequant_f8(q[i], s, fmt_of(qt))
+                               : o_dequant_int(qt == QUANT_U8 ? q[i] : (int8_t)q[i], s, z);
+        CHECK(check_bits_float(x[i]) == check_bits_float(want),
+              "%s: dequantize [%zu] q=0x%02x s=%a z=%lld: got 0x%08x want 0x%08x", what, i, q[i],
+              (double)s, (long long)z, check_bits_float(x[i]), check_bits_float(want));
+    }
+    free(x); free(y); free(q);
+}
+
+static shape mk(int rank, const int64_t *dims, int pc, int64_t axis)
+{
+    shape s;
+    memset(&s, 0, sizeof s);
+    s.rank = rank;
+    memcpy(s.dims, dims, (size_t)rank * sizeof *dims);
+    s.per_channel = pc;
+    s.axis = axis;
+    return s;
+}
+
+int main(void)
+{
+    static const quant_dtype qts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+    static const quant_dtype zdts[] = { QUANT_S32, QUANT_S8, QUANT_U8 };
+    const int64_t d1[] = { 1000 }, d2[] = { 5, 77 }, d3[] = { 2, 3, 41 }, d4[] = { 1, 6, 3, 5 },
+                  d5[] = { 3, 130 }, d0[] = { 0 };
+    shape shapes[16];
+    int ns = 0, si, qi, r, ov, dyn, zm;
+    unsigned seed = 1;
+
+    shapes[ns++] = mk(0, d0, 0, 1);        /* scalar */
+    shapes[ns++] = mk(1, d1, 0, 1);        /* per tensor */
+    shapes[ns++] = mk(3, d3, 0, 1);
+    shapes[ns++] = mk(1, d1, 1, 0);        /* per channel, last axis, 1000 channels */
+    shapes[ns++] = mk(2, d2, 1, 1);        /* last axis, vector of scales */
+    shapes[ns++] = mk(2, d2, 1, -1);
+    shapes[ns++] = mk(2, d2, 1, 0);        /* first axis */
+    shapes[ns++] = mk(3, d3, 1, 1);        /* middle axis */
+    shapes[ns++] = mk(3, d3, 1, -3);
+    shapes[ns++] = mk(4, d4, 1, 1);        /* [1, C, H, W] */
+    shapes[ns++] = mk(4, d4, 1, 3);
+    shapes[ns++] = mk(2, d5, 1, 1);        /* crosses the zero-point chunk */
+
+    for (si = 0; si < ns; ++si)
+        for (qi = 0; qi < 4; ++qi)
+            for (r = 0; r < 4; ++r)
+                for (ov = 0; ov < (qi >= 2 ? 2 : 1); ++ov)
+                    for (dyn = 0; dyn < 2; ++dyn)
+                        for (zm = 0; zm < 3; ++zm) {
+                            if (zm == 2 && !shapes[si].per_channel) continue;
+                            run_case(&shapes[si], qts[qi], r, ov, dyn, zm, zdts[seed % 3], seed);
+                            ++seed;
+                        }
+    return check_done("test_ops");
+}
