@@ -455,7 +455,509 @@ QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size
     for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
 }
 
-/*@SIMD@*/
+/* ======================================================================== */
+/*  SIMD backends                                                           */
+/*                                                                          */
+/*  Each backend defines the same small set of primitives over a float      */
+/*  vector quant__vf, an int32 vector quant__vi and a lane mask quant__vm;  */
+/*  the kernels below are written once over those primitives. A kernel     */
+/*  handles whole vectors and hands the tail, and any rare case it does     */
+/*  not take (a zero point beyond QUANT__ZP_FAST; on 32-bit ARM a scale     */
+/*  small enough to meet NEON's flush-to-zero), to its scalar twin.         */
+/*                                                                          */
+/*  Float to int conversions assume the default rounding mode (round to     */
+/*  nearest even) in MXCSR or FPCR; 32-bit NEON has no such conversion and  */
+/*  rounds with the 1.5 * 2^23 addition instead.                            */
+/* ======================================================================== */
+
+/* 4-byte unaligned load and store without memcpy */
+QUANT__INLINE uint32_t quant__ld4(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+QUANT__INLINE void quant__st4(uint8_t *p, uint32_t u)
+{
+    p[0] = (uint8_t)u; p[1] = (uint8_t)(u >> 8); p[2] = (uint8_t)(u >> 16); p[3] = (uint8_t)(u >> 24);
+}
+
+#if QUANT_SIMD == QUANT_SIMD_SSE2
+#define QUANT__BACKEND_NAME "sse2"
+#define QUANT__W 4
+typedef __m128 quant__vf;
+typedef __m128i quant__vi;
+typedef __m128i quant__vm;
+#define QUANT__VFENCE(v) QUANT__FENCE(v)
+QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm_loadu_ps(p); }
+QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm_storeu_ps(p, v); }
+QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+QUANT__INLINE quant__vf quant__setf(float x) { return _mm_set1_ps(x); }
+QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm_set1_epi32(x); }
+QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm_add_ps(a, b); }
+QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm_mul_ps(a, b); }
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm_div_ps(a, b); }
+QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm_min_ps(a, b); }
+QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm_max_ps(a, b); }
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm_and_ps(v, _mm_cmpord_ps(v, v)); }
+QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm_cvtps_epi32(v); }
+QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm_cvtepi32_ps(v); }
+QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm_castps_si128(v); }
+QUANT__INLINE quant__vf quant__asf(quant__vi v) { return _mm_castsi128_ps(v); }
+QUANT__INLINE quant__vi quant__addi(quant__vi a, quant__vi b) { return _mm_add_epi32(a, b); }
+QUANT__INLINE quant__vi quant__subi(quant__vi a, quant__vi b) { return _mm_sub_epi32(a, b); }
+QUANT__INLINE quant__vi quant__and(quant__vi a, quant__vi b) { return _mm_and_si128(a, b); }
+QUANT__INLINE quant__vi quant__or(quant__vi a, quant__vi b) { return _mm_or_si128(a, b); }
+QUANT__INLINE quant__vi quant__srl(quant__vi a, unsigned n) { return _mm_srl_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return _mm_sll_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return _mm_cmpgt_epi32(a, b); }
+QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return _mm_cmpeq_epi32(a, b); }
+QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b)
+{
+    return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+}
+QUANT__INLINE int quant__any(quant__vm m) { return _mm_movemask_epi8(m) != 0; }
+QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
+{
+    const __m128i b = _mm_cvtsi32_si128((int)quant__ld4(p));
+    if (is_signed) /* put each byte at the top of its lane, then shift it down with its sign */
+        return _mm_srai_epi32(_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, b), _mm_unpacklo_epi8(b, b)), 24);
+    return _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, _mm_setzero_si128()), _mm_setzero_si128());
+}
+/* lanes hold values of the destination type, so saturating packs are exact */
+QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
+{
+    const __m128i w = _mm_packs_epi32(v, v);
+    quant__st4(p, (uint32_t)_mm_cvtsi128_si32(is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w)));
+}
+#define QUANT__SCALES_OK(s) 1
+
+#elif QUANT_SIMD == QUANT_SIMD_AVX2
+#define QUANT__BACKEND_NAME "avx2"
+#define QUANT__W 8
+typedef __m256 quant__vf;
+typedef __m256i quant__vi;
+typedef __m256i quant__vm;
+#define QUANT__VFENCE(v) QUANT__FENCE(v)
+QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm256_loadu_ps(p); }
+QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm256_storeu_ps(p, v); }
+QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+QUANT__INLINE quant__vf quant__setf(float x) { return _mm256_set1_ps(x); }
+QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm256_set1_epi32(x); }
+QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm256_add_ps(a, b); }
+QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm256_mul_ps(a, b); }
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm256_div_ps(a, b); }
+QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm256_min_ps(a, b); }
+QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm256_max_ps(a, b); }
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q)); }
+QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm256_cvtps_epi32(v); }
+QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm256_cvtepi32_ps(v); }
+QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm256_castps_si256(v); }
+QUANT__INLINE quant__vf quant__asf(quant__vi v) { return _mm256_castsi256_ps(v); }
+QUANT__INLINE quant__vi quant__addi(quant__vi a, quant__vi b) { return _mm256_add_epi32(a, b); }
+QUANT__INLINE quant__vi quant__subi(quant__vi a, quant__vi b) { return _mm256_sub_epi32(a, b); }
+QUANT__INLINE quant__vi quant__and(quant__vi a, quant__vi b) { return _mm256_and_si256(a, b); }
+QUANT__INLINE quant__vi quant__or(quant__vi a, quant__vi b) { return _mm256_or_si256(a, b); }
+QUANT__INLINE quant__vi quant__srl(quant__vi a, unsigned n) { return _mm256_srl_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return _mm256_sll_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return _mm256_cmpgt_epi32(a, b); }
+QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return _mm256_cmpeq_epi32(a, b); }
+QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return _mm256_blendv_epi8(b, a, m); }
+QUANT__INLINE int quant__any(quant__vm m) { return _mm256_movemask_epi8(m) != 0; }
+QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
+{
+    const __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return is_signed ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+}
+QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
+{
+    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storel_epi64((__m128i *)(void *)p, is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w));
+}
+#define QUANT__SCALES_OK(s) 1
+
+#elif QUANT_SIMD == QUANT_SIMD_AVX512
+#define QUANT__BACKEND_NAME "avx512"
+#define QUANT__W 16
+typedef __m512 quant__vf;
+typedef __m512i quant__vi;
+typedef __mmask16 quant__vm;
+#if defined(__GNUC__) || defined(__clang__)
+#  define QUANT__VFENCE(v) __asm__("" : "+v"(v))
+#else
+#  define QUANT__VFENCE(v) ((void)0)
+#endif
+QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm512_loadu_ps(p); }
+QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm512_storeu_ps(p, v); }
+QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+QUANT__INLINE quant__vf quant__setf(float x) { return _mm512_set1_ps(x); }
+QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm512_set1_epi32(x); }
+QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm512_add_ps(a, b); }
+QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm512_mul_ps(a, b); }
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm512_div_ps(a, b); }
+QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm512_min_ps(a, b); }
+QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm512_max_ps(a, b); }
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v); }
+QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm512_cvtps_epi32(v); }
+QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm512_cvtepi32_ps(v); }
+QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm512_castps_si512(v); }
+QUANT__INLINE quant__vf quant__asf(quant__vi v) { return _mm512_castsi512_ps(v); }
+QUANT__INLINE quant__vi quant__addi(quant__vi a, quant__vi b) { return _mm512_add_epi32(a, b); }
+QUANT__INLINE quant__vi quant__subi(quant__vi a, quant__vi b) { return _mm512_sub_epi32(a, b); }
+QUANT__INLINE quant__vi quant__and(quant__vi a, quant__vi b) { return _mm512_and_si512(a, b); }
+QUANT__INLINE quant__vi quant__or(quant__vi a, quant__vi b) { return _mm512_or_si512(a, b); }
+QUANT__INLINE quant__vi quant__srl(quant__vi a, unsigned n) { return _mm512_srl_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return _mm512_sll_epi32(a, _mm_cvtsi32_si128((int)n)); }
+QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return _mm512_cmpgt_epi32_mask(a, b); }
+QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return _mm512_cmpeq_epi32_mask(a, b); }
+QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return _mm512_mask_blend_epi32(m, b, a); }
+QUANT__INLINE int quant__any(quant__vm m) { return m != 0; }
+QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
+{
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+}
+QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
+{
+    (void)is_signed; /* lanes are in range: truncation is exact */
+    _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v));
+}
+#define QUANT__SCALES_OK(s) 1
+
+#elif QUANT_SIMD == QUANT_SIMD_NEON
+#define QUANT__BACKEND_NAME "neon"
+#define QUANT__W 4
+typedef float32x4_t quant__vf;
+typedef int32x4_t quant__vi;
+typedef uint32x4_t quant__vm;
+#if defined(__GNUC__) || defined(__clang__)
+#  define QUANT__VFENCE(v) __asm__("" : "+w"(v))
+#else
+#  define QUANT__VFENCE(v) ((void)0)
+#endif
+QUANT__INLINE quant__vf quant__ldf(const float *p) { return vld1q_f32(p); }
+QUANT__INLINE void quant__stf(float *p, quant__vf v) { vst1q_f32(p, v); }
+QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return vld1q_s32(p); }
+QUANT__INLINE quant__vf quant__setf(float x) { return vdupq_n_f32(x); }
+QUANT__INLINE quant__vi quant__seti(int32_t x) { return vdupq_n_s32(x); }
+QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return vaddq_f32(a, b); }
+QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return vmulq_f32(a, b); }
+QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return vminq_f32(a, b); }
+QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return vmaxq_f32(a, b); }
+QUANT__INLINE quant__vi quant__asi(quant__vf v) { return vreinterpretq_s32_f32(v); }
+QUANT__INLINE quant__vf quant__asf(quant__vi v) { return vreinterpretq_f32_s32(v); }
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
+{
+    return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), vceqq_f32(v, v)));
+}
+QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return vcvtq_f32_s32(v); }
+#if defined(__aarch64__)
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return vdivq_f32(a, b); }
+QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return vcvtnq_s32_f32(v); }
+QUANT__INLINE int quant__any(quant__vm m) { return vmaxvq_u32(m) != 0; }
+#  define QUANT__SCALES_OK(s) 1
+#else
+/* 32-bit NEON has no division: each lane divides in VFP, which is IEEE
+   exact; it is only reached by the exact and onnx roundings. */
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b)
+{
+    float x[4], y[4];
+    int k;
+    vst1q_f32(x, a);
+    vst1q_f32(y, b);
+    for (k = 0; k < 4; ++k) x[k] = x[k] / y[k];
+    return vld1q_f32(x);
+}
+/* no round-to-nearest convert either: lanes here are clamped below 2^22,
+   where adding 1.5 * 2^23 leaves the rounded integer in the low bits */
+QUANT__INLINE quant__vi quant__cvt(quant__vf v)
+{
+    const float32x4_t magic = vdupq_n_f32(12582912.0f);
+    return vsubq_s32(vreinterpretq_s32_f32(vaddq_f32(v, magic)), vreinterpretq_s32_f32(magic));
+}
+QUANT__INLINE int quant__any(quant__vm m)
+{
+    const uint32x2_t h = vorr_u32(vget_low_u32(m), vget_high_u32(m));
+    return (vget_lane_u32(h, 0) | vget_lane_u32(h, 1)) != 0;
+}
+/* 32-bit NEON flushes subnormals to zero; scales below 2^-64 could meet
+   one in x * r or (q - z) * s, so they go to the scalar kernel (VFP keeps
+   subnormals). */
+QUANT__INLINE int quant__neon_scales_ok(quant__vf s)
+{
+    const uint32x4_t a = vandq_u32(vreinterpretq_u32_f32(s), vdupq_n_u32(0x7FFFFFFFu));
+    return !quant__any(vcltq_u32(a, vdupq_n_u32(63u << 23)));
+}
+#  define QUANT__SCALES_OK(s) quant__neon_scales_ok(s)
+#endif
+QUANT__INLINE quant__vi quant__addi(quant__vi a, quant__vi b) { return vaddq_s32(a, b); }
+QUANT__INLINE quant__vi quant__subi(quant__vi a, quant__vi b) { return vsubq_s32(a, b); }
+QUANT__INLINE quant__vi quant__and(quant__vi a, quant__vi b) { return vandq_s32(a, b); }
+QUANT__INLINE quant__vi quant__or(quant__vi a, quant__vi b) { return vorrq_s32(a, b); }
+QUANT__INLINE quant__vi quant__srl(quant__vi a, unsigned n)
+{
+    return vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(a), vdupq_n_s32(-(int32_t)n)));
+}
+QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return vshlq_s32(a, vdupq_n_s32((int32_t)n)); }
+QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return vcgtq_s32(a, b); }
+QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return vceqq_s32(a, b); }
+QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return vbslq_s32(m, a, b); }
+QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
+{
+    const uint8x8_t b = vreinterpret_u8_u32(vdup_n_u32(quant__ld4(p)));
+    if (is_signed) return vmovl_s16(vget_low_s16(vmovl_s8(vreinterpret_s8_u8(b))));
+    return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(b))));
+}
+QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
+{
+    const int16x4_t w = vmovn_s32(v); /* lanes are in range: truncation is exact */
+    (void)is_signed;
+    quant__st4(p, vget_lane_u32(vreinterpret_u32_s8(vmovn_s16(vcombine_s16(w, w))), 0));
+}
+#endif
+
+#if QUANT_SIMD != QUANT_SIMD_SCALAR
+
+/* ---- the kernels, once for every backend ------------------------------- */
+
+QUANT__INLINE int quant__zp_fast(int32_t z) { return z >= -QUANT__ZP_FAST && z <= QUANT__ZP_FAST; }
+
+QUANT__INLINE int quant__v_zp_fast(quant__vi z)
+{
+    return !quant__any(quant__gt(z, quant__seti(QUANT__ZP_FAST))) &&
+           !quant__any(quant__gt(quant__seti(-QUANT__ZP_FAST), z));
+}
+
+/* x / s or x * r, fenced so that no later addition fuses with it */
+QUANT__INLINE quant__vf quant__v_quotient(quant__vf x, quant__vf s, quant__vf r, unsigned f)
+{
+    quant__vf v = (f & QUANT__F_RECIP) ? quant__mul(x, r) : quant__div(x, s);
+    QUANT__VFENCE(v);
+    return v;
+}
+
+/* Integer quantize of one vector; the same steps as quant__q_int. With z
+   before rounding, lo/hi are the type's range; with z after, they are
+   lo - z and hi - z, which clamps rne(v) + z without leaving 32 bits. */
+QUANT__INLINE quant__vi quant__v_q_int(quant__vf x, quant__vf s, quant__vf r, quant__vf zf,
+                                       quant__vi z, quant__vf lo, quant__vf hi, unsigned f)
+{
+    quant__vf v = quant__zero_nan(quant__v_quotient(x, s, r, f));
+    if (f & QUANT__F_ZP_BEFORE)
+        return quant__cvt(quant__min(quant__max(quant__add(v, zf), lo), hi));
+    return quant__addi(quant__cvt(quant__min(quant__max(v, lo), hi)), z);
+}
+
+QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
+                                           const float *scale, size_t sstep,
+                                           const int32_t *zp, size_t zstep, const unsigned f)
+{
+    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128, hi = (f & QUANT__F_U8) ? 255 : 127;
+    const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
+    size_t i = 0;
+    if (sstep == 0) {
+        const float s1 = scale[0];
+        const int32_t z1 = zp[0];
+        quant__vf s, r, zf, vlo, vhi;
+        quant__vi z;
+        if (!quant__zp_fast(z1) || !QUANT__SCALES_OK(quant__setf(s1))) {
+            quant__scalar_f32_to_i8(src, dst, n, scale, 0, zp, 0, f);
+            return;
+        }
+        s = quant__setf(s1);
+        r = quant__setf(1.0f / s1);
+        z = quant__seti(z1);
+        zf = quant__setf((float)z1);
+        vlo = quant__setf((float)(before ? lo : lo - z1));
+        vhi = quant__setf((float)(before ? hi : hi - z1));
+        for (; i + QUANT__W <= n; i += QUANT__W)
+            quant__st8(dst + i, quant__v_q_int(quant__ldf(src + i), s, r, zf, z, vlo, vhi, f), sgn);
+    } else {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf s = quant__ldf(scale + i);
+            const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
+            quant__vf r = s;
+            if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
+                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
+                continue;
+            }
+            if (f & QUANT__F_RECIP) r = quant__div(quant__setf(1.0f), s);
+            quant__st8(dst + i,
+                       quant__v_q_int(quant__ldf(src + i), s, r, quant__i2f(z), z,
+                                      before ? quant__setf((float)lo) : quant__i2f(quant__subi(quant__seti(lo), z)),
+                                      before ? quant__setf((float)hi) : quant__i2f(quant__subi(quant__seti(hi), z)), f),
+                       sgn);
+        }
+    }
+    quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + i * sstep, sstep, zp + i * zstep, zstep, f);
+}
+
+QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_t n,
+                                           const float *scale, size_t sstep,
+                                           const int32_t *zp, size_t zstep, const unsigned f)
+{
+    const int sgn = !(f & QUANT__F_U8);
+    size_t i = 0;
+    if (sstep == 0) {
+        const quant__vf s = quant__setf(scale[0]);
+        const quant__vi z = quant__seti(zp[0]);
+        if (!quant__zp_fast(zp[0]) || !QUANT__SCALES_OK(s)) {
+            quant__scalar_i8_to_f32(src, dst, n, scale, 0, zp, 0, f);
+            return;
+        }
+        for (; i + QUANT__W <= n; i += QUANT__W)
+            quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
+    } else {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf s = quant__ldf(scale + i);
+            const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
+            if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
+                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
+                continue;
+            }
+            quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
+        }
+    }
+    quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + i * sstep, sstep, zp + i * zstep, zstep, f);
+}
+
+#ifndef QUANT_NO_F8
+/* f8 encode of one vector: the same steps as quant__f8_enc, all lanes
+   computed and the right one selected. */
+QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
+{
+    const quant__f8fmt m = quant__f8_format(f);
+    const quant__vi u = quant__asi(v), a = quant__and(u, quant__seti(0x7FFFFFFF));
+    const quant__vi sign = quant__and(quant__srl(u, 24), quant__seti(0x80));
+    const quant__vi xsign = quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80));
+    const quant__vi magic = quant__seti((int32_t)m.magic);
+    const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__asf(magic))), magic);
+    const quant__vi odd = quant__and(quant__srl(a, m.shift), quant__seti(1));
+    const quant__vi nrm = quant__srl(quant__addi(quant__subi(a, quant__seti((int32_t)m.rebias)),
+                                                 quant__addi(quant__seti((int32_t)((1u << (m.shift - 1)) - 1u)), odd)),
+                                     m.shift);
+    quant__vi code = quant__sel(quant__gt(quant__seti((int32_t)m.min_normal), a), sub, nrm);
+    code = quant__sel(quant__gt(a, quant__seti((int32_t)m.overflow)),
+                      quant__seti((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code), code);
+    code = quant__or(code, sign);
+    return quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__or(quant__seti(0x7F), xsign), code);
+}
+
+QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_t n,
+                                           const float *scale, size_t sstep, const unsigned f)
+{
+    size_t i = 0;
+    if (sstep == 0) {
+        const quant__vf s = quant__setf(scale[0]), r = quant__setf(1.0f / scale[0]);
+        if (!QUANT__SCALES_OK(s)) {
+            quant__scalar_f32_to_f8(src, dst, n, scale, 0, f);
+            return;
+        }
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf x = quant__ldf(src + i);
+            quant__st8(dst + i, quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f), 0);
+        }
+    } else {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf x = quant__ldf(src + i), s = quant__ldf(scale + i);
+            if (!QUANT__SCALES_OK(s)) {
+                quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + i, 1, f);
+                continue;
+            }
+            quant__st8(dst + i,
+                       quant__v_f8_enc(x, quant__v_quotient(x, s, quant__div(quant__setf(1.0f), s), f), f), 0);
+        }
+    }
+    quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
+}
+
+/* f8 decode of one vector, scaled: the same steps as quant__f8_dec. */
+QUANT__INLINE quant__vf quant__v_f8_dec(quant__vi c, quant__vf s, unsigned f)
+{
+    const int e5 = (f & QUANT__F_E5M2) != 0;
+    const unsigned mbits = e5 ? 2u : 3u;
+    const quant__vi a = quant__and(c, quant__seti(0x7F));
+    const quant__vi sign = quant__sll(quant__and(c, quant__seti(0x80)), 24);
+    const quant__vi nrm = quant__addi(quant__sll(a, 23 - mbits), quant__seti(e5 ? (112 << 23) : (120 << 23)));
+    const quant__vi sub = quant__asi(quant__mul(quant__i2f(a), quant__asf(quant__seti(e5 ? (111 << 23) : (118 << 23)))));
+    quant__vi d = quant__sel(quant__gt(quant__seti(1 << mbits), a), sub, nrm), y;
+    if (e5) d = quant__sel(quant__eq(a, quant__seti(0x7C)), quant__seti(0x7F800000), d);
+    y = quant__asi(quant__mul(quant__asf(quant__or(d, sign)), s));
+    return quant__asf(quant__sel(quant__gt(a, quant__seti(e5 ? 0x7C : 0x7E)),
+                                 quant__or(sign, quant__seti(0x7FC00000)), y));
+}
+
+QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_t n,
+                                           const float *scale, size_t sstep, const unsigned f)
+{
+    size_t i = 0;
+    if (sstep == 0) {
+        const quant__vf s = quant__setf(scale[0]);
+        if (!QUANT__SCALES_OK(s)) {
+            quant__scalar_f8_to_f32(src, dst, n, scale, 0, f);
+            return;
+        }
+        for (; i + QUANT__W <= n; i += QUANT__W)
+            quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
+    } else {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf s = quant__ldf(scale + i);
+            if (!QUANT__SCALES_OK(s)) {
+                quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + i, 1, f);
+                continue;
+            }
+            quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
+        }
+    }
+    quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
+}
+#endif /* QUANT_NO_F8 */
+
+/* The flags become constants inside each body, so every combination gets
+   a loop with no flag tests in it. */
+QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
+                                          const float *scale, size_t sstep,
+                                          const int32_t *zp, size_t zstep, unsigned f)
+{
+#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, sstep, zp, zstep, k); break;
+    switch (f & 7u) {
+    QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
+    QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
+    }
+#undef QUANT__CASE
+}
+
+QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                          const float *scale, size_t sstep,
+                                          const int32_t *zp, size_t zstep, unsigned f)
+{
+    if (f & QUANT__F_U8) quant__v_i8_to_f32_body(src, dst, n, scale, sstep, zp, zstep, QUANT__F_U8);
+    else quant__v_i8_to_f32_body(src, dst, n, scale, sstep, zp, zstep, 0);
+}
+
+#ifndef QUANT_NO_F8
+QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
+                                          const float *scale, size_t sstep, unsigned f)
+{
+#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, sstep, k); break;
+    switch (f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN)) {
+    QUANT__CASE(0) QUANT__CASE(2) QUANT__CASE(8) QUANT__CASE(10)
+    QUANT__CASE(16) QUANT__CASE(18) QUANT__CASE(24) QUANT__CASE(26)
+    }
+#undef QUANT__CASE
+}
+
+QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                          const float *scale, size_t sstep, unsigned f)
+{
+    if (f & QUANT__F_E5M2) quant__v_f8_to_f32_body(src, dst, n, scale, sstep, QUANT__F_E5M2);
+    else quant__v_f8_to_f32_body(src, dst, n, scale, sstep, 0);
+}
+#endif
+
+#define quant__f32_to_i8 quant__simd_f32_to_i8
+#define quant__i8_to_f32 quant__simd_i8_to_f32
+#define quant__f32_to_f8 quant__simd_f32_to_f8
+#define quant__f8_to_f32 quant__simd_f8_to_f32
+#endif /* QUANT_SIMD != QUANT_SIMD_SCALAR */
 
 #if QUANT_SIMD == QUANT_SIMD_SCALAR
 #  define quant__f32_to_i8 quant__scalar_f32_to_i8

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 
 static long check_failures, check_count;
 
@@ -27,8 +28,14 @@ static int check_done(const char *name)
 }
 
 /* xorshift64*: the same stream on every platform */
+#if defined(__GNUC__)
+#define CHECK_UNUSED __attribute__((unused))
+#else
+#define CHECK_UNUSED
+#endif
+
 static uint64_t check_rng = 0x9E3779B97F4A7C15ull;
-static uint32_t check_rand(void)
+CHECK_UNUSED static uint32_t check_rand(void)
 {
     check_rng ^= check_rng >> 12;
     check_rng ^= check_rng << 25;
@@ -36,7 +43,29 @@ static uint32_t check_rand(void)
     return (uint32_t)((check_rng * 0x2545F4914F6CDD1Dull) >> 32);
 }
 
-static float check_float_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t check_bits_float(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+CHECK_UNUSED static float check_float_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+CHECK_UNUSED static uint32_t check_bits_float(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+#endif
+
+/* A test built for a backend this CPU cannot run is a Meson skip (77),
+   never a pass. Call first thing in main. */
+#if defined(QUANT_SIMD) && (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+static void check_cpu(void)
+{
+    int ok = 1;
+    __builtin_cpu_init();
+#if QUANT_SIMD == QUANT_SIMD_AVX2
+    ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#elif QUANT_SIMD == QUANT_SIMD_AVX512
+    ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+#endif
+    if (!ok) {
+        printf("SKIP: this CPU cannot run the %s backend\n", quant_backend());
+        exit(77);
+    }
+}
+#else
+static void check_cpu(void) {}
 #endif

@@ -13,22 +13,28 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define O_UNUSED __attribute__((unused))
+#else
+#define O_UNUSED
+#endif
+
 enum { O_EXACT = 0, O_ONEDNN = 1, O_ONNX = 2, O_TORCH = 3 };
 
-static float o_div(float a, float b) { return (float)((double)a / (double)b); }
-static float o_mul(float a, float b) { return (float)((double)a * (double)b); }
-static float o_add(float a, float b) { return (float)((double)a + (double)b); }
-static float o_recip(float s) { return (float)(1.0 / (double)s); }
+O_UNUSED static float o_div(float a, float b) { return (float)((double)a / (double)b); }
+O_UNUSED static float o_mul(float a, float b) { return (float)((double)a * (double)b); }
+O_UNUSED static float o_add(float a, float b) { return (float)((double)a + (double)b); }
+O_UNUSED static float o_recip(float s) { return (float)(1.0 / (double)s); }
 
-static float o_from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+O_UNUSED static float o_from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
 /* The quotient every rounding starts from. */
-static float o_quotient(float x, float s, int rounding)
+O_UNUSED static float o_quotient(float x, float s, int rounding)
 {
     return (rounding == O_ONEDNN || rounding == O_TORCH) ? o_mul(x, o_recip(s)) : o_div(x, s);
 }
 
-static int64_t o_clamp(double v, int64_t lo, int64_t hi)
+O_UNUSED static int64_t o_clamp(double v, int64_t lo, int64_t hi)
 {
     if (v < (double)lo) return lo;
     if (v > (double)hi) return hi;
@@ -36,7 +42,7 @@ static int64_t o_clamp(double v, int64_t lo, int64_t hi)
 }
 
 /* Integer quantize of one element; lo/hi is the destination range. */
-static int64_t o_quant_int(float x, float s, int64_t z, int rounding, int64_t lo, int64_t hi)
+O_UNUSED static int64_t o_quant_int(float x, float s, int64_t z, int rounding, int64_t lo, int64_t hi)
 {
     float v = o_quotient(x, s, rounding);
     if (isnan(v)) return o_clamp((double)z, lo, hi);
@@ -49,14 +55,14 @@ static int64_t o_quant_int(float x, float s, int64_t z, int rounding, int64_t lo
     return o_clamp(nearbyint((double)v) + (double)z, lo, hi);
 }
 
-static float o_dequant_int(int64_t q, float s, int64_t z)
+O_UNUSED static float o_dequant_int(int64_t q, float s, int64_t z)
 {
     float d = (float)(q - z);
     return o_mul(d, s);
 }
 
 /* f8: fmt 0 = e4m3, 1 = e5m2. */
-static double o_f8_magnitude(int code, int fmt)
+O_UNUSED static double o_f8_magnitude(int code, int fmt)
 {
     int e, m;
     if (fmt == 0) {
@@ -67,25 +73,29 @@ static double o_f8_magnitude(int code, int fmt)
     return e == 0 ? ldexp(m, -16) : ldexp(4 + m, e - 15 - 2);
 }
 
-static int o_f8_maxcode(int fmt) { return fmt == 0 ? 0x7E : 0x7B; }
+O_UNUSED static int o_f8_maxcode(int fmt) { return fmt == 0 ? 0x7E : 0x7B; }
 
-static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
+O_UNUSED static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
 {
-    int sign, best = 0, c;
-    double a, bestd;
-    int maxc = o_f8_maxcode(fmt);
+    int sign, best, lo, hi, maxc = o_f8_maxcode(fmt);
+    double a, top = fmt == 0 ? 480.0 : 65536.0;
     if (isnan(v)) return (uint8_t)(0x7F | (signbit(x) ? 0x80 : 0));
     sign = signbit(v) ? 0x80 : 0;
     a = fabs((double)v);
-    if (isinf(v) || a >= (fmt == 0 ? 480.0 : 65536.0)) best = maxc + 1;
+    if (a >= top) best = maxc + 1; /* the code one past max stands for "beyond max" */
     else {
-        /* the code one past max stands for "rounds beyond max" */
-        bestd = INFINITY;
-        for (c = 0; c <= maxc + 1; ++c) {
-            double val = c <= maxc ? o_f8_magnitude(c, fmt)
-                                   : (fmt == 0 ? 480.0 : 65536.0);
-            double d = fabs(val - a);
-            if (d < bestd || (d == bestd && (c & 1) == 0 && (best & 1) != 0)) { best = c; bestd = d; }
+        /* magnitudes grow with the code: find the last code at or below a,
+           then take the nearer of it and the next, ties to the even code */
+        lo = 0; hi = maxc + 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (o_f8_magnitude(mid, fmt) <= a) lo = mid; else hi = mid;
+        }
+        {
+            double below = o_f8_magnitude(lo, fmt);
+            double above = lo + 1 <= maxc ? o_f8_magnitude(lo + 1, fmt) : top;
+            double dl = a - below, du = above - a;
+            best = dl < du ? lo : du < dl ? lo + 1 : ((lo & 1) ? lo + 1 : lo);
         }
     }
     if (best == maxc + 1) {
@@ -95,12 +105,12 @@ static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
     return (uint8_t)(sign | best);
 }
 
-static uint8_t o_quant_f8(float x, float s, int rounding, int fmt, int inf_nan)
+O_UNUSED static uint8_t o_quant_f8(float x, float s, int rounding, int fmt, int inf_nan)
 {
     return o_f8_encode(x, o_quotient(x, s, rounding), fmt, inf_nan);
 }
 
-static float o_f8_decode(uint8_t code, int fmt)
+O_UNUSED static float o_f8_decode(uint8_t code, int fmt)
 {
     int a = code & 0x7F, neg = code & 0x80;
     double v;
@@ -110,7 +120,7 @@ static float o_f8_decode(uint8_t code, int fmt)
     return (float)(neg ? -v : v);
 }
 
-static float o_dequant_f8(uint8_t code, float s, int fmt)
+O_UNUSED static float o_dequant_f8(uint8_t code, float s, int fmt)
 {
     float d = o_f8_decode(code, fmt);
     if (isnan(d)) return d;

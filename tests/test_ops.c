@@ -188,6 +188,7 @@ static shape mk(int rank, const int64_t *dims, int pc, int64_t axis)
 
 int main(void)
 {
+    check_cpu();
     static const quant_dtype qts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
     static const quant_dtype zdts[] = { QUANT_S32, QUANT_S8, QUANT_U8 };
     const int64_t d1[] = { 1000 }, d2[] = { 5, 77 }, d3[] = { 2, 3, 41 }, d4[] = { 1, 6, 3, 5 },

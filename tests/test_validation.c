@@ -1,0 +1,262 @@
+/* One check per row of SPEC section 4: the exact status, and a dst that a
+   canary fill proves untouched. */
+#define QUANT_IMPLEMENTATION
+#include "../quant.h"
+#include "check.h"
+
+#define N 24
+static float fsrc[N], fdst[N + 8];
+static uint8_t qsrc[N], qdst[N + 8];
+static float one_scale[1] = { 0.5f }, ch_scales[4] = { 1, 2, 3, 4 };
+static int64_t zp0[4] = { 0, 0, 0, 0 }, zp1[1] = { 3 };
+
+static quant_tensor ten(quant_dtype t, int rank, int64_t d0, int64_t d1, void *data)
+{
+    quant_tensor x;
+    memset(&x, 0, sizeof x);
+    x.dtype = t; x.rank = rank; x.dims[0] = d0; x.dims[1] = d1; x.data = data;
+    return x;
+}
+
+static void canary(void)
+{
+    memset(fdst, 0xA5, sizeof fdst);
+    memset(qdst, 0xA5, sizeof qdst);
+}
+
+static int untouched(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof qdst; ++i) if (qdst[i] != 0xA5) return 0;
+    for (i = 0; i < sizeof fdst; ++i) if (((uint8_t *)fdst)[i] != 0xA5) return 0;
+    return 1;
+}
+
+#define EXPECT(call, want, label)                                                      \
+    do {                                                                               \
+        quant_status st_;                                                              \
+        canary();                                                                      \
+        st_ = (call);                                                                  \
+        CHECK(st_ == (want), "%s: got %s, want %s", label, quant_status_str(st_),      \
+              quant_status_str(want));                                                 \
+        CHECK(st_ == QUANT_OK || untouched(), "%s: dst written on error", label);      \
+    } while (0)
+
+int main(void)
+{
+    check_cpu();
+    quant_tensor f = ten(QUANT_F32, 2, 4, 6, fsrc), q = ten(QUANT_S8, 2, 4, 6, qdst);
+    quant_tensor qs = ten(QUANT_S8, 2, 4, 6, qsrc), fd = ten(QUANT_F32, 2, 4, 6, fdst);
+    quant_tensor sc = ten(QUANT_F32, 1, 1, 0, one_scale), scc = ten(QUANT_F32, 1, 4, 0, ch_scales);
+    quant_tensor t, t2, z;
+    quant_attrs a = quant_attrs_default(), b;
+    float bad_scales[] = { 0.0f, -0.0f, 0, 0, 0, 0, 1e-45f, 2.0e-39f };
+    int32_t z32[4] = { 0, 1, 2, 3 };
+    size_t i;
+
+    bad_scales[2] = check_float_bits(0x7FC00000); bad_scales[3] = check_float_bits(0x7F800000);
+    bad_scales[4] = check_float_bits(0xFF800000); bad_scales[5] = check_float_bits(0xFFC00001);
+    a.scales = one_scale; a.n_scales = 1;
+
+    /* sanity: the baseline calls succeed */
+    EXPECT(quant_quantize(&f, &q, &a), QUANT_OK, "baseline quantize");
+    EXPECT(quant_dequantize(&qs, &fd, &a), QUANT_OK, "baseline dequantize");
+    EXPECT(quant_dynamic_quantize(&f, &sc, NULL, &q, NULL), QUANT_OK, "baseline dynamic");
+    EXPECT(quant_dynamic_dequantize(&qs, &sc, NULL, &fd, NULL), QUANT_OK, "baseline dynamic dq");
+
+    /* NULL */
+    EXPECT(quant_quantize(NULL, &q, &a), QUANT_ERR_NULL, "NULL src");
+    EXPECT(quant_quantize(&f, NULL, &a), QUANT_ERR_NULL, "NULL dst");
+    EXPECT(quant_quantize(&f, &q, NULL), QUANT_ERR_NULL, "NULL attrs (static)");
+    EXPECT(quant_dequantize(&qs, &fd, NULL), QUANT_ERR_NULL, "NULL attrs (static dq)");
+    EXPECT(quant_dynamic_quantize(&f, NULL, NULL, &q, NULL), QUANT_ERR_NULL, "NULL scales tensor");
+    EXPECT(quant_dynamic_dequantize(&qs, NULL, NULL, &fd, NULL), QUANT_ERR_NULL, "NULL scales tensor dq");
+    b = a; b.scales = NULL;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_NULL, "NULL scales list");
+    b = a; b.zps = NULL; b.n_zps = 1;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_NULL, "NULL zps list with n_zps 1");
+    t = f; t.data = NULL;
+    EXPECT(quant_quantize(&t, &q, &a), QUANT_ERR_NULL, "NULL src data");
+    t = q; t.data = NULL;
+    EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_NULL, "NULL dst data");
+    t = sc; t.data = NULL;
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, NULL), QUANT_ERR_NULL, "NULL scales data");
+    t = ten(QUANT_S32, 1, 1, 0, NULL);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_NULL, "NULL zps data");
+
+    /* DTYPE */
+    t = f; t.dtype = QUANT_S8;
+    EXPECT(quant_quantize(&t, &q, &a), QUANT_ERR_DTYPE, "quantize from s8");
+    t = q; t.dtype = QUANT_F32;
+    EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_DTYPE, "quantize to f32");
+    t = q; t.dtype = QUANT_S32;
+    EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_DTYPE, "quantize to s32");
+    t = q; t.dtype = QUANT_UNDEF;
+    EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_DTYPE, "quantize to undef");
+    t = q; t.dtype = (quant_dtype)99;
+    EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_DTYPE, "quantize to dtype 99");
+    t = fd; t.dtype = QUANT_U8;
+    EXPECT(quant_dequantize(&qs, &t, &a), QUANT_ERR_DTYPE, "dequantize to u8");
+    t = qs; t.dtype = QUANT_S32;
+    EXPECT(quant_dynamic_dequantize(&t, &sc, NULL, &fd, NULL), QUANT_ERR_DTYPE, "dequantize from s32");
+
+    /* RANK */
+    t = f; t.rank = -1; t2 = q; t2.rank = -1;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_RANK, "rank -1");
+    t = f; t.rank = 13; t2 = q; t2.rank = 13;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_RANK, "rank 13");
+    t2 = q; t2.rank = 13;
+    EXPECT(quant_quantize(&f, &t2, &a), QUANT_ERR_RANK, "dst rank 13");
+
+    /* SHAPE */
+    t = f; t.dims[1] = -6; t2 = q; t2.dims[1] = -6;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_SHAPE, "negative dim");
+    t = f; t.dims[0] = INT64_MAX; t.dims[1] = 2; t2 = q; t2.dims[0] = INT64_MAX; t2.dims[1] = 2;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_SHAPE, "element count overflow");
+    t = f; t.dims[0] = INT64_MAX / 4 + 1; t.dims[1] = 1; t2 = q; t2.dims[0] = t.dims[0]; t2.dims[1] = 1;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_SHAPE, "f32 byte size overflow");
+    t2 = q; t2.dims[1] = 5;
+    EXPECT(quant_quantize(&f, &t2, &a), QUANT_ERR_SHAPE, "dims differ");
+    t2 = q; t2.rank = 3; t2.dims[2] = 1;
+    EXPECT(quant_quantize(&f, &t2, &a), QUANT_ERR_SHAPE, "ranks differ");
+
+    /* QTYPE */
+    b = a; b.qtype = (quant_qtype)2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_QTYPE, "qtype 2");
+    EXPECT(quant_dynamic_quantize(&f, &sc, NULL, &q, &b), QUANT_ERR_QTYPE, "qtype 2 dynamic");
+
+    /* AXIS */
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.scales = ch_scales; b.n_scales = 4;
+    b.axis = 2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_AXIS, "axis 2 of rank 2");
+    b.axis = -3;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_AXIS, "axis -3 of rank 2");
+    b.axis = INT64_MIN;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_AXIS, "axis INT64_MIN");
+    b.axis = 0;
+    t = ten(QUANT_F32, 0, 0, 0, fsrc); t2 = ten(QUANT_S8, 0, 0, 0, qdst);
+    EXPECT(quant_quantize(&t, &t2, &b), QUANT_ERR_AXIS, "per-channel on rank 0");
+    b.axis = -2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_OK, "axis -2 is axis 0");
+
+    /* SCALES */
+    b = a; b.n_scales = 2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALES, "per-tensor with 2 scales");
+    b = a; b.n_scales = 0;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALES, "per-tensor with 0 scales");
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 0; b.scales = ch_scales; b.n_scales = 3;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALES, "per-channel with 3 of 4 scales");
+    t = scc; t.dtype = QUANT_S32;
+    b.n_scales = 4;
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, &b), QUANT_ERR_SCALES, "scales tensor s32");
+    t = scc; t.rank = 2; t.dims[1] = 1;
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, &b), QUANT_ERR_SCALES, "scales tensor 2-D");
+    t = sc; t.rank = 0;
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, &b), QUANT_ERR_SCALES, "rank-0 scales per channel");
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, NULL), QUANT_OK, "rank-0 scales per tensor");
+    t = sc; t.dims[0] = -1;
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, NULL), QUANT_ERR_SCALES, "scales dim -1");
+    EXPECT(quant_dynamic_quantize(&f, &scc, NULL, &q, NULL), QUANT_ERR_SCALES, "4 scales per tensor");
+
+    /* SCALE_VALUE */
+    for (i = 0; i < sizeof bad_scales / sizeof bad_scales[0]; ++i) {
+        char label[64];
+        b = a; b.scales = &bad_scales[i];
+        snprintf(label, sizeof label, "scale 0x%08x", check_bits_float(bad_scales[i]));
+        EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALE_VALUE, label);
+        EXPECT(quant_dequantize(&qs, &fd, &b), QUANT_ERR_SCALE_VALUE, label);
+        t = sc; t.data = &bad_scales[i];
+        EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, NULL), QUANT_ERR_SCALE_VALUE, label);
+    }
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 0; b.n_scales = 4;
+    {
+        float s4[4] = { 1, 2, 0, 4 };
+        b.scales = s4;
+        EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALE_VALUE, "third channel scale 0");
+    }
+
+    /* ZPS */
+    b = a; b.zps = zp0; b.n_zps = 2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ZPS, "per-tensor with 2 zps");
+    b = a; b.zps = zp0; b.n_zps = 0;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ZPS, "zps list with n_zps 0");
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 0; b.scales = ch_scales; b.n_scales = 4;
+    b.zps = zp0; b.n_zps = 3;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ZPS, "per-channel with 3 of 4 zps");
+    b.n_zps = 1;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_OK, "per-channel with 1 zp");
+    t = ten(QUANT_F32, 1, 1, 0, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ZPS, "zps tensor f32");
+    t = ten(QUANT_F8_E4M3, 1, 1, 0, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ZPS, "zps tensor f8");
+    t = ten(QUANT_S32, 2, 1, 1, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ZPS, "zps tensor 2-D");
+    t = ten(QUANT_S32, 0, 0, 0, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_OK, "rank-0 zps per tensor");
+    EXPECT(quant_dynamic_quantize(&f, &scc, &t, &q, &b), QUANT_ERR_ZPS, "rank-0 zps per channel");
+    t = ten(QUANT_S32, 1, 2, 0, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ZPS, "2 zps per tensor");
+    t = ten(QUANT_S32, 1, -1, 0, z32);
+    EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ZPS, "zps dim -1");
+    t2 = q; t2.dtype = QUANT_F8_E4M3;
+    b = a; b.zps = zp1; b.n_zps = 1;
+    EXPECT(quant_quantize(&f, &t2, &b), QUANT_ERR_ZPS, "non-zero zp with f8_e4m3");
+    t2.dtype = QUANT_F8_E5M2;
+    EXPECT(quant_quantize(&f, &t2, &b), QUANT_ERR_ZPS, "non-zero zp with f8_e5m2");
+    b.zps = zp0;
+    EXPECT(quant_quantize(&f, &t2, &b), QUANT_OK, "zero zp with f8");
+    t = ten(QUANT_S32, 1, 4, 0, z32);
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 0;
+    t2 = q; t2.dtype = QUANT_F8_E4M3;
+    EXPECT(quant_dynamic_quantize(&f, &scc, &t, &t2, &b), QUANT_ERR_ZPS, "dynamic non-zero zp with f8");
+    z = ten(QUANT_S32, 1, 4, 0, z32);
+    t = qs; t.dtype = QUANT_F8_E5M2;
+    EXPECT(quant_dynamic_dequantize(&t, &scc, &z, &fd, &b), QUANT_ERR_ZPS, "dynamic dequantize f8, non-zero zps");
+
+    /* ZP_VALUE */
+    {
+        int64_t big[1] = { (int64_t)INT32_MAX + 1 }, small[1] = { (int64_t)INT32_MIN - 1 };
+        int64_t ends[2] = { INT32_MAX, INT32_MIN };
+        b = a; b.zps = big; b.n_zps = 1;
+        EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ZP_VALUE, "zp INT32_MAX + 1");
+        b.zps = small;
+        EXPECT(quant_dequantize(&qs, &fd, &b), QUANT_ERR_ZP_VALUE, "zp INT32_MIN - 1");
+        b.zps = ends;
+        EXPECT(quant_quantize(&f, &q, &b), QUANT_OK, "zp INT32_MAX");
+        b.zps = ends + 1;
+        EXPECT(quant_dequantize(&qs, &fd, &b), QUANT_OK, "zp INT32_MIN");
+    }
+
+    /* ATTR */
+    b = a; b.rounding = (quant_rounding)4;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ATTR, "rounding 4");
+    EXPECT(quant_dequantize(&qs, &fd, &b), QUANT_ERR_ATTR, "rounding 4 on dequantize");
+    b = a; b.rounding = (quant_rounding)-1;
+    EXPECT(quant_dynamic_quantize(&f, &sc, NULL, &q, &b), QUANT_ERR_ATTR, "rounding -1");
+    b = a; b.f8_overflow = (quant_f8_overflow)2;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ATTR, "f8_overflow 2 on s8");
+    EXPECT(quant_dynamic_dequantize(&qs, &sc, NULL, &fd, &b), QUANT_ERR_ATTR, "f8_overflow 2 on dq");
+
+    /* OVERLAP */
+    t = ten(QUANT_F32, 1, 8, 0, fdst); t2 = ten(QUANT_S8, 1, 8, 0, (uint8_t *)fdst + 31);
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_OVERLAP, "dst starts in the last src byte");
+    t2.data = fdst;
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_OVERLAP, "src == dst");
+    t2.data = (uint8_t *)fdst + 32;
+    {
+        quant_status st = quant_quantize(&t, &t2, &a);
+        CHECK(st == QUANT_OK, "adjacent buffers: %s", quant_status_str(st));
+    }
+    t = ten(QUANT_S8, 1, 8, 0, (uint8_t *)fdst + 4); t2 = ten(QUANT_F32, 1, 8, 0, fdst);
+    EXPECT(quant_dequantize(&t, &t2, &a), QUANT_ERR_OVERLAP, "dequantize src inside dst");
+
+    /* an empty tensor is valid, may have NULL data, writes nothing */
+    t = ten(QUANT_F32, 2, 3, 0, NULL); t2 = ten(QUANT_S8, 2, 3, 0, NULL);
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_OK, "empty tensor, NULL data");
+    b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 1; b.n_scales = 0;
+    EXPECT(quant_quantize(&t, &t2, &b), QUANT_OK, "per-channel on a zero-length axis");
+    z = ten(QUANT_F32, 1, 0, 0, NULL);
+    EXPECT(quant_dynamic_quantize(&t, &z, NULL, &t2, &b), QUANT_OK, "empty scales tensor, NULL data");
+
+    return check_done("test_validation");
+}
