@@ -678,13 +678,15 @@ QUANT__INLINE int quant__any(quant__vm m)
     const uint32x2_t h = vorr_u32(vget_low_u32(m), vget_high_u32(m));
     return (vget_lane_u32(h, 0) | vget_lane_u32(h, 1)) != 0;
 }
-/* 32-bit NEON flushes subnormals to zero; scales below 2^-64 could meet
-   one in x * r or (q - z) * s, so they go to the scalar kernel (VFP keeps
-   subnormals). */
+/* 32-bit NEON flushes subnormals to zero. Scales outside [2^-64, 2^64]
+   could meet one (x * r or (q - z) * s for a tiny scale, the reciprocal
+   itself for a huge one), so they go to the scalar kernel: VFP keeps
+   subnormals. */
 QUANT__INLINE int quant__neon_scales_ok(quant__vf s)
 {
     const uint32x4_t a = vandq_u32(vreinterpretq_u32_f32(s), vdupq_n_u32(0x7FFFFFFFu));
-    return !quant__any(vcltq_u32(a, vdupq_n_u32(63u << 23)));
+    return !quant__any(vorrq_u32(vcltq_u32(a, vdupq_n_u32(63u << 23)),
+                                 vcgtq_u32(a, vdupq_n_u32(191u << 23))));
 }
 #  define QUANT__SCALES_OK(s) quant__neon_scales_ok(s)
 #endif

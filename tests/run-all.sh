@@ -1,0 +1,68 @@
+#!/bin/sh
+# Builds and runs the test suite in every configuration the project
+# promises, then prints one line: "N passed, N failed".
+#
+#   tests/run-all.sh            all configurations
+#   QUICK=1 tests/run-all.sh    native build only, no slow suite
+#
+# A configuration whose tools are missing is reported and counted as failed,
+# so a machine without them cannot pass by accident.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=${BUILD_ROOT:-$here/build-ci}
+mkdir -p "$out"
+: >"$out/configs.txt"
+cfg_failed=0
+
+config() { # name, meson test args (quoted, one string), meson setup args...
+    name=$1; targs=$2; shift 2
+    dir="$out/$name"
+    echo "=== $name: meson setup $*"
+    if ! meson setup --wipe "$dir" "$here" "$@" >"$out/$name.setup.log" 2>&1 &&
+       ! meson setup "$dir" "$here" "$@" >"$out/$name.setup.log" 2>&1; then
+        echo "FAIL $name: meson setup"; tail -20 "$out/$name.setup.log"; cfg_failed=$((cfg_failed + 1)); return
+    fi
+    if ! meson compile -C "$dir" >"$out/$name.build.log" 2>&1; then
+        echo "FAIL $name: build"; tail -30 "$out/$name.build.log"; cfg_failed=$((cfg_failed + 1)); return
+    fi
+    # shellcheck disable=SC2086
+    meson test -C "$dir" --print-errorlogs $targs 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):' | sed "s/^/  [$name] /"
+    echo "$dir" >>"$out/configs.txt"
+}
+
+native="-Dsimd=native"
+config native      "--setup=full"  $native
+[ "${QUICK:-0}" = 1 ] || {
+config scalar      "--no-suite compile" -Dsimd=scalar
+config sse2        "--no-suite compile" -Dsimd=sse2
+config avx2        "--no-suite compile" -Dsimd=avx2
+config avx512      "--no-suite compile" -Dsimd=avx512
+config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0
+config O3          "--no-suite compile" $native -Doptimization=3
+config contract-fast "--no-suite compile" $native "-Dc_args=-ffp-contract=fast"
+config contract-off  "--no-suite compile" $native "-Dc_args=-ffp-contract=off"
+config sanitize    "--no-suite compile" $native -Db_sanitize=address,undefined -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"
+CC=clang config clang "--no-suite compile" $native
+CC=clang config clang-sanitize "--no-suite compile" $native -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"
+config aarch64     "" --cross-file "$here/cross/aarch64.txt"
+config armhf       "" --cross-file "$here/cross/armhf.txt"
+}
+
+python3 - "$out/configs.txt" "$cfg_failed" <<'PY'
+import glob, json, sys
+passed = failed = skipped = 0
+for d in open(sys.argv[1]).read().split():
+    logs = glob.glob(d + "/meson-logs/testlog*.json")  # testlog-SETUP.json for --setup
+    if not logs:
+        failed += 1
+        continue
+    for line in open(logs[0]).read().splitlines():
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"): passed += 1
+        elif r == "SKIP": skipped += 1
+        else: failed += 1
+failed += int(sys.argv[2])
+if skipped: print(f"({skipped} skipped: a backend this CPU cannot run)")
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
+PY
