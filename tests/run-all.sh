@@ -38,7 +38,7 @@ config sse2        "--no-suite compile" -Dsimd=sse2
 config avx2        "--no-suite compile" -Dsimd=avx2
 config avx512      "--no-suite compile" -Dsimd=avx512
 config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0
-config O3          "--no-suite compile" $native -Doptimization=3
+config O2          "--no-suite compile" $native -Doptimization=2
 config contract-fast "--no-suite compile" $native "-Dc_args=-ffp-contract=fast"
 config contract-off  "--no-suite compile" $native "-Dc_args=-ffp-contract=off"
 config sanitize    "--no-suite compile" $native -Db_sanitize=address,undefined -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"

@@ -1,0 +1,151 @@
+/* The backend this program is built for against the scalar backend, bit for
+   bit, kernel by kernel: every flag combination, one scale and a vector of
+   scales, every length 0..300 (so every tail), unaligned pointers, guard
+   bytes after the end; data from edge values, ties (k + 1/2) * s and a few
+   ulps around them, and random bits; a table of scales and zero points
+   including the ones a SIMD kernel hands to scalar.
+
+   "all K N": shard K of N of the slow sweep, all 2^32 f32 bit patterns
+   through s8/u8 quantize at three scales in each rounding. */
+#define QUANT_IMPLEMENTATION
+#include "../quant.h"
+#include "check.h"
+#include "ref_scalar.h"
+
+#define MAXN 300
+#define GUARD 64
+
+static const float scales[] = {
+    1.0f, 0.1f, -0.25f, 3.7f, 1e-3f, 6.5e4f, 0.0078125f, 1.17549435e-38f, 5.8774718e-39f,
+    3.0e38f, 1e-20f, 1e20f, 0.3333333f, -1e-30f
+};
+static const int32_t zps[] = {
+    0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, QUANT__ZP_FAST, -QUANT__ZP_FAST,
+    QUANT__ZP_FAST + 1, -QUANT__ZP_FAST - 1, INT32_MAX, INT32_MIN, 16777217
+};
+#define NSC (sizeof scales / sizeof *scales)
+#define NZP (sizeof zps / sizeof *zps)
+static const uint32_t edges[] = {
+    0x00000000, 0x80000000, 0x3F000000, 0xBF000000, 0x3FC00000, 0x40200000, 0x7F800000, 0xFF800000,
+    0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF, 0x7F7FFFFF, 0xFF7FFFFF, 0x00800000, 0x00000001,
+    0x807FFFFF, 0x42FF0000, 0xC3008000, 0x437F8000, 0x4F000000, 0xCF000000, 0x4F800000, 0x4B400001,
+    0x43E80000, 0x43E80001, 0x47700000, 0x476FFFFF, 0x3B000000, 0x3A800000, 0x37800000, 0x36800000
+};
+
+static void fill(float *x, size_t n, float s)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const uint32_t k = check_rand() % 8;
+        if (k == 0) x[i] = check_float_bits(edges[check_rand() % (sizeof edges / sizeof *edges)]);
+        else if (k < 4) {
+            float t = ((float)((int)(check_rand() % 701) - 350) + 0.5f) * s;
+            x[i] = check_float_bits(check_bits_float(t) + (uint32_t)((int)(check_rand() % 9) - 4));
+        } else if (k < 6) x[i] = check_float_bits(check_rand());
+        else x[i] = ((float)(check_rand() % 60001) / 100.0f - 300.0f) * s;
+    }
+}
+
+static float xs[MAXN + 8], sv[MAXN + 8], ya[MAXN + GUARD], yb[MAXN + GUARD];
+static int32_t zv[MAXN + 8];
+static uint8_t qa[MAXN + GUARD], qb[MAXN + GUARD], qin[MAXN + 8];
+
+static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, unsigned f, int si, int zi)
+{
+    const float *x = xs + off, *s = sv + off;
+    const int32_t *z = zv + off;
+    const uint8_t *qi = qin + boff;
+    size_t i;
+    int f8 = (f & 1u) != 0; /* bit 0 of the test's code picks f8 */
+    unsigned kf = f >> 1;
+    memset(qa, 0xA5, sizeof qa); memset(qb, 0xA5, sizeof qb);
+    memset(ya, 0xA5, sizeof ya); memset(yb, 0xA5, sizeof yb);
+    if (!f8) {
+        quant__f32_to_i8(x, qa + boff, n, s, sstep, z, zstep, kf);
+        ref_f32_to_i8(x, qb + boff, n, s, sstep, z, zstep, kf);
+        quant__i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, kf);
+        ref_i8_to_f32(qi, yb + off, n, s, sstep, z, zstep, kf);
+    } else {
+        quant__f32_to_f8(x, qa + boff, n, s, sstep, kf);
+        ref_f32_to_f8(x, qb + boff, n, s, sstep, kf);
+        quant__f8_to_f32(qi, ya + off, n, s, sstep, kf);
+        ref_f8_to_f32(qi, yb + off, n, s, sstep, kf);
+    }
+    for (i = 0; i < sizeof qa; ++i)
+        CHECK(qa[i] == qb[i], "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu scale#%d zp#%d: byte %zu x=0x%08x got 0x%02x want 0x%02x",
+              f8 ? "f32->f8" : "f32->i8", kf, n, off, sstep, zstep, si, zi, i,
+              i >= boff && i - boff < n ? check_bits_float(x[i - boff]) : 0, qa[i], qb[i]);
+    for (i = 0; i < sizeof ya / 4; ++i)
+        CHECK(check_bits_float(ya[i]) == check_bits_float(yb[i]),
+              "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu scale#%d zp#%d: float %zu got 0x%08x want 0x%08x",
+              f8 ? "f8->f32" : "i8->f32", kf, n, off, sstep, zstep, si, zi, i, check_bits_float(ya[i]),
+              check_bits_float(yb[i]));
+}
+
+static void sweep(uint64_t shard, uint64_t shards)
+{
+    enum { B = 1 << 16 };
+    static float x[B];
+    static uint8_t a[B], b[B];
+    static const float sw_scales[3] = { 1.0f, 0.0625f, 0.3f };
+    const uint64_t first = (1ull << 32) / shards * shard, last = (1ull << 32) / shards * (shard + 1);
+    uint64_t u;
+    int k;
+    unsigned f;
+    for (u = first; u < last; u += B) {
+        for (k = 0; k < B; ++k) x[k] = check_float_bits((uint32_t)(u + (uint64_t)k));
+        for (k = 0; k < 3; ++k)
+            for (f = 0; f < 8; ++f) {
+                const int32_t z = (f & QUANT__F_U8) ? 128 : -3;
+                quant__f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, f);
+                ref_f32_to_i8(x, b, B, &sw_scales[k], 0, &z, 0, f);
+                if (memcmp(a, b, B) != 0) {
+                    int j = 0;
+                    while (a[j] == b[j]) ++j;
+                    CHECK(0, "sweep flags=%u scale %g x=0x%08x: got 0x%02x want 0x%02x", f,
+                          (double)sw_scales[k], check_bits_float(x[j]), a[j], b[j]);
+                } else CHECK(1, "-");
+            }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    size_t n, i;
+    int si, zi, round;
+    check_cpu();
+    printf("backend %s against %s\n", quant_backend(), ref_backend());
+    CHECK(strcmp(ref_backend(), "scalar") == 0, "reference is %s", ref_backend());
+    if (argc > 3 && !strcmp(argv[1], "all")) {
+        sweep(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10));
+        return check_done("test_backend sweep");
+    }
+    for (i = 0; i < sizeof qin; ++i) qin[i] = (uint8_t)(i * 37 + 11);
+    for (round = 0; round < 3; ++round)
+        for (si = 0; si < (int)NSC; ++si)
+            for (zi = 0; zi < (int)NZP; ++zi) {
+                unsigned code;
+                fill(xs, MAXN + 8, scales[si]);
+                for (i = 0; i < MAXN + 8; ++i) {
+                    sv[i] = scales[(si + (check_rand() % 4 == 0 ? i : 0)) % NSC];
+                    zv[i] = zps[(zi + (check_rand() % 3 == 0 ? i : 0)) % NZP];
+                    if (check_rand() % 16 == 0) qin[i] = (uint8_t)check_rand();
+                }
+                /* code: bit 0 f8; then kernel flags: integer (u8, recip,
+                   zp before), f8 (recip, e5m2, inf_nan) */
+                for (code = 0; code < 64; ++code) {
+                    const int f8 = code & 1;
+                    const unsigned kf = code >> 1;
+                    if (!f8 && kf > 7) continue;
+                    if (f8 && (kf & ~(QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN))) continue;
+                    /* lengths: every one on the first pass, a sample after */
+                    for (n = 0; n <= MAXN; n += (round == 0 && si == 0 && zi < 2) ? 1 : 37) {
+                        const size_t off = (n + (size_t)si) % 4, boff = (n + (size_t)zi) % 8;
+                        one(n, off, boff, 0, 0, code, si, zi);
+                        one(n, off, boff, 1, 1, code, si, zi);
+                        one(n, off, boff, 1, 0, code, si, zi);
+                    }
+                }
+            }
+    return check_done("test_backend");
+}
