@@ -276,6 +276,9 @@ extern "C" {
    one goes to the scalar kernel. Within it, lo - z and hi - z are exact
    floats and every sum fits in 32 bits with room to spare. */
 #define QUANT__ZP_FAST 1048576
+/* The four-vector loop adds z in saturating 16-bit lanes; within this
+   bound no sum below the range can saturate back into it. */
+#define QUANT__ZP_PACK 16384
 
 typedef union quant__fbits { float f; uint32_t u; } quant__fbits;
 
@@ -528,6 +531,15 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     const __m128i w = _mm_packs_epi32(v, v);
     quant__st4(p, (uint32_t)_mm_cvtsi128_si32(is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w)));
 }
+/* Four int32 vectors to 4W bytes with saturation, z added on the way in
+   16 bits (saturating too). */
+QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
+                                int32_t z, int is_signed)
+{
+    const __m128i zz = _mm_set1_epi16((short)z);
+    const __m128i ab = _mm_adds_epi16(_mm_packs_epi32(a, b), zz), cd = _mm_adds_epi16(_mm_packs_epi32(c, d), zz);
+    _mm_storeu_si128((__m128i *)(void *)p, is_signed ? _mm_packs_epi16(ab, cd) : _mm_packus_epi16(ab, cd));
+}
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT_SIMD == QUANT_SIMD_AVX2
@@ -572,6 +584,17 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     _mm_storel_epi64((__m128i *)(void *)p, is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w));
 }
+QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
+                                int32_t z, int is_signed)
+{
+    /* the packs work within 128-bit halves; one permute restores order */
+    const __m256i zz = _mm256_set1_epi16((short)z);
+    const __m256i ab = _mm256_adds_epi16(_mm256_packs_epi32(a, b), zz);
+    const __m256i cd = _mm256_adds_epi16(_mm256_packs_epi32(c, d), zz);
+    const __m256i q = is_signed ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+    _mm256_storeu_si256((__m256i *)(void *)p,
+                        _mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT_SIMD == QUANT_SIMD_AVX512
@@ -595,7 +618,13 @@ QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm512_mul
 QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm512_div_ps(a, b); }
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm512_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm512_max_ps(a, b); }
-QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v); }
+/* vfixupimmps classifies each lane and answers from a table of nibbles:
+   QNaN and SNaN (nibbles 0, 1) give +0 (response 8), every other class
+   keeps the lane (response 1). One instruction instead of compare + move. */
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
+{
+    return _mm512_fixupimm_ps(v, v, _mm512_set1_epi32(0x11111188), 0);
+}
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm512_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm512_cvtepi32_ps(v); }
 QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm512_castps_si512(v); }
@@ -619,6 +648,17 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
 {
     (void)is_signed; /* lanes are in range: truncation is exact */
     _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v));
+}
+QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
+                                int32_t z, int is_signed)
+{
+    /* the packs work within 128-bit lanes; one permute restores order */
+    const __m512i zz = _mm512_set1_epi16((short)z);
+    const __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(a, b), zz);
+    const __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(c, d), zz);
+    const __m512i q = is_signed ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
+    _mm512_storeu_si512((void *)p, _mm512_permutexvar_epi32(
+        _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), q));
 }
 #define QUANT__SCALES_OK(s) 1
 
@@ -673,6 +713,7 @@ QUANT__INLINE quant__vi quant__cvt(quant__vf v)
     const float32x4_t magic = vdupq_n_f32(12582912.0f);
     return vsubq_s32(vreinterpretq_s32_f32(vaddq_f32(v, magic)), vreinterpretq_s32_f32(magic));
 }
+#define QUANT__CVT_NEEDS_RANGE 1
 QUANT__INLINE int quant__any(quant__vm m)
 {
     const uint32x2_t h = vorr_u32(vget_low_u32(m), vget_high_u32(m));
@@ -714,9 +755,22 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     (void)is_signed;
     quant__st4(p, vget_lane_u32(vreinterpret_u32_s8(vmovn_s16(vcombine_s16(w, w))), 0));
 }
+QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
+                                int32_t z, int is_signed)
+{
+    const int16x8_t zz = vdupq_n_s16((int16_t)z);
+    const int16x8_t ab = vqaddq_s16(vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)), zz);
+    const int16x8_t cd = vqaddq_s16(vcombine_s16(vqmovn_s32(c), vqmovn_s32(d)), zz);
+    if (is_signed) vst1q_s8((int8_t *)p, vcombine_s8(vqmovn_s16(ab), vqmovn_s16(cd)));
+    else vst1q_u8(p, vcombine_u8(vqmovun_s16(ab), vqmovun_s16(cd)));
+}
 #endif
 
 #if QUANT_SIMD != QUANT_SIMD_SCALAR
+
+#ifndef QUANT__CVT_NEEDS_RANGE
+#  define QUANT__CVT_NEEDS_RANGE 0 /* converts of out-of-range floats saturate or give INT_MIN */
+#endif
 
 /* ---- the kernels, once for every backend ------------------------------- */
 
@@ -770,6 +824,27 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
         zf = quant__setf((float)z1);
         vlo = quant__setf((float)(before ? lo : lo - z1));
         vhi = quant__setf((float)(before ? hi : hi - z1));
+        if (z1 >= -QUANT__ZP_PACK && z1 <= QUANT__ZP_PACK) {
+            /* Four vectors at a time, clamped only from above in float:
+               below, the conversion's INT_MIN and the saturating packs
+               give lo just as the clamp would, and z is added in 16 bits
+               with saturation, which cannot carry a sum below lo back into
+               range while |z| <= QUANT__ZP_PACK. */
+            const int32_t z16 = before ? 0 : z1; /* 0 lets the compiler drop the 16-bit add */
+            for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+                quant__vi q[4];
+                int k;
+                for (k = 0; k < 4; ++k) {
+                    quant__vf v = quant__zero_nan(quant__v_quotient(quant__ldf(src + i + (size_t)k * QUANT__W), s, r, f));
+                    v = quant__min(before ? quant__add(v, zf) : v, vhi);
+#if QUANT__CVT_NEEDS_RANGE
+                    v = quant__max(v, vlo);
+#endif
+                    q[k] = quant__cvt(v);
+                }
+                quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
+            }
+        }
         for (; i + QUANT__W <= n; i += QUANT__W)
             quant__st8(dst + i, quant__v_q_int(quant__ldf(src + i), s, r, zf, z, vlo, vhi, f), sgn);
     } else {

@@ -20,7 +20,8 @@ static const float scales[] = {
     3.0e38f, 1e-20f, 1e20f, 0.3333333f, -1e-30f
 };
 static const int32_t zps[] = {
-    0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, QUANT__ZP_FAST, -QUANT__ZP_FAST,
+    0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, QUANT__ZP_PACK, -QUANT__ZP_PACK, QUANT__ZP_PACK + 1,
+    -QUANT__ZP_PACK - 1, QUANT__ZP_FAST, -QUANT__ZP_FAST,
     QUANT__ZP_FAST + 1, -QUANT__ZP_FAST - 1, INT32_MAX, INT32_MIN, 16777217
 };
 #define NSC (sizeof scales / sizeof *scales)

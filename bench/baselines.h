@@ -1,0 +1,22 @@
+#ifndef BASELINES_H
+#define BASELINES_H
+#include <stddef.h>
+#include <stdint.h>
+void limit_narrow(const float *src, uint8_t *dst, size_t n);
+void limit_widen(const uint8_t *src, float *dst, size_t n);
+void plain_quantize(const float *x, uint8_t *q, size_t n, float s, int32_t z, int is_u8, int recip);
+void plain_quantize_channels(const float *x, uint8_t *q, size_t outer, size_t C, size_t inner,
+                             const float *s, int32_t z, int is_u8);
+void plain_dequantize(const uint8_t *q, float *y, size_t n, float s, int32_t z, int is_u8);
+void plain_f32_to_f8(const float *x, uint8_t *q, size_t n, float s, int e5m2);
+void plain_f8_to_f32(const uint8_t *q, float *y, size_t n, float s, int e5m2);
+
+/* Peers: prepare once (outside the timing), run many times. A peer that is
+   not built in, or does not do the operation, returns 0 from prepare. */
+typedef struct peer peer;
+peer *peer_dnnl_prepare(int quantize, int is_u8, size_t outer, size_t C, size_t inner,
+                        const float *scales, int32_t zp, void *src, void *dst);
+peer *peer_xnn_prepare(int quantize, int is_u8, size_t n, float scale, int32_t zp, void *src, void *dst);
+void peer_run(peer *p);
+void peer_free(peer *p);
+#endif

@@ -1,0 +1,352 @@
+/* quant-bench: quant.h side by side with the memory-traffic limit, a plain
+   C loop, oneDNN's reorder and XNNPACK's convert, in one run.
+
+     quant-bench [--quick] [--runs N] [--filter TEXT] [--json | --csv]
+
+   Each cell is the median ns/element of N timed runs (default 7) after a
+   warm-up; a run repeats the call until it has taken about 2 ms. Ratios
+   are quant.h's time over the other's: below 1 quant.h is faster. GB/s
+   counts bytes read plus bytes written. Every row also checks results:
+   the onednn rounding against oneDNN's reorder and the torch rounding
+   against XNNPACK, bit for bit; a mismatch makes the exit status 1. */
+#define _POSIX_C_SOURCE 200809L
+#define QUANT_IMPLEMENTATION
+#include "../quant.h"
+#include "baselines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { OP_Q, OP_DQ };
+enum { PT, PC_AXIS1, PC_LAST };
+enum { I_QUANT, I_LIMIT, I_PLAIN, I_DNNL, I_XNN, N_IMPL };
+static const char *impl_names[N_IMPL] = { "quant.h", "limit", "plain", "oneDNN", "XNNPACK" };
+static const char *round_names[4] = { "exact", "onednn", "onnx", "torch" };
+static const char *layout_names[3] = { "tensor", "axis1", "last" };
+
+typedef struct row {
+    int op, layout, rounding;
+    quant_dtype qt;
+    size_t n, C;
+} row;
+
+typedef struct bufs {
+    float *x, *y, *scales;
+    uint8_t *q, *qref;
+} bufs;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
+static int32_t row_zp(const row *r) { return is_f8(r->qt) ? 0 : r->qt == QUANT_U8 ? 128 : 3; }
+static size_t outer_of(const row *r) { return r->layout == PC_AXIS1 ? 1 : r->layout == PC_LAST ? r->n / r->C : 1; }
+static size_t inner_of(const row *r) { return r->layout == PC_AXIS1 ? r->n / r->C : r->layout == PC_LAST ? 1 : r->n; }
+static size_t chans_of(const row *r) { return r->layout == PT ? 1 : r->C; }
+
+typedef struct ctx {
+    const row *r;
+    bufs *b;
+    quant_tensor tf, tq;
+    quant_attrs a;
+    int64_t zp64;
+    peer *p;
+    int impl;
+} ctx;
+
+static void call(ctx *c)
+{
+    const row *r = c->r;
+    bufs *b = c->b;
+    const int u8 = r->qt == QUANT_U8;
+    switch (c->impl) {
+    case I_QUANT:
+        if (r->op == OP_Q) quant_quantize(&c->tf, &c->tq, &c->a);
+        else quant_dequantize(&c->tq, &c->tf, &c->a);
+        break;
+    case I_LIMIT:
+        if (r->op == OP_Q) limit_narrow(b->x, b->q, r->n);
+        else limit_widen(b->q, b->y, r->n);
+        break;
+    case I_PLAIN:
+        if (is_f8(r->qt)) {
+            if (r->op == OP_Q) plain_f32_to_f8(b->x, b->q, r->n, b->scales[0], r->qt == QUANT_F8_E5M2);
+            else plain_f8_to_f32(b->q, b->y, r->n, b->scales[0], r->qt == QUANT_F8_E5M2);
+        } else if (r->op == OP_DQ) plain_dequantize(b->q, b->y, r->n, b->scales[0], row_zp(r), u8);
+        else if (r->layout == PT)
+            plain_quantize(b->x, b->q, r->n, b->scales[0], row_zp(r), u8,
+                           r->rounding == QUANT_ROUND_ONEDNN || r->rounding == QUANT_ROUND_TORCH);
+        else plain_quantize_channels(b->x, b->q, outer_of(r), chans_of(r), inner_of(r), b->scales, row_zp(r), u8);
+        break;
+    default:
+        peer_run(c->p);
+    }
+}
+
+static double measure(ctx *c, int runs)
+{
+    double samples[64], t0, t1, one;
+    long reps = 1, k;
+    int i, j;
+    call(c); /* warm-up */
+    t0 = now(); call(c); one = now() - t0;
+    if (one < 2e6) reps = (long)(2e6 / (one > 1 ? one : 1));
+    for (i = 0; i < runs; ++i) {
+        t0 = now();
+        for (k = 0; k < reps; ++k) call(c);
+        t1 = now();
+        samples[i] = (t1 - t0) / ((double)reps * (double)c->r->n);
+    }
+    for (i = 1; i < runs; ++i) /* insertion sort: runs is small */
+        for (j = i; j > 0 && samples[j] < samples[j - 1]; --j) {
+            double t = samples[j]; samples[j] = samples[j - 1]; samples[j - 1] = t;
+        }
+    return samples[runs / 2];
+}
+
+static void fill(bufs *b, size_t n, size_t C)
+{
+    size_t i;
+    uint64_t s = 0x243F6A8885A308D3ull;
+    for (i = 0; i < n; ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        /* around +-150 quantization steps: some values saturate s8 */
+        b->x[i] = ((float)(s >> 40) / 16777216.0f - 0.5f) * 300.0f * 0.05f;
+        b->q[i] = (uint8_t)(s >> 32);
+    }
+    for (i = 0; i < C; ++i) b->scales[i] = 0.05f + 0.001f * (float)(i % 17);
+}
+
+typedef struct result {
+    double ns[N_IMPL]; /* 0: not measured */
+    long mismatches[N_IMPL];
+    int checked[N_IMPL];
+} result;
+
+static void run_row(const row *r, bufs *b, int runs, result *res)
+{
+    ctx c;
+    const size_t C = chans_of(r);
+    const int u8 = r->qt == QUANT_U8;
+    int impl;
+    memset(res, 0, sizeof *res);
+    memset(&c, 0, sizeof c);
+    c.r = r; c.b = b;
+    c.tf.dtype = QUANT_F32; c.tf.rank = 3;
+    c.tf.dims[0] = (int64_t)outer_of(r); c.tf.dims[1] = (int64_t)C; c.tf.dims[2] = (int64_t)inner_of(r);
+    c.tq = c.tf;
+    c.tq.dtype = r->qt;
+    c.tf.data = r->op == OP_Q ? (void *)b->x : (void *)b->y;
+    c.tq.data = b->q;
+    c.a = quant_attrs_default();
+    c.a.qtype = r->layout == PT ? QUANT_PER_TENSOR : QUANT_PER_CHANNEL;
+    c.a.axis = 1;
+    c.a.scales = b->scales; c.a.n_scales = C;
+    c.zp64 = row_zp(r);
+    c.a.zps = &c.zp64; c.a.n_zps = 1;
+    c.a.rounding = (quant_rounding)r->rounding;
+
+    for (impl = 0; impl < N_IMPL; ++impl) {
+        c.impl = impl;
+        c.p = NULL;
+        if (impl == I_DNNL) {
+            /* oneDNN's reorder is the onednn rounding; it has no f8 here */
+            if (is_f8(r->qt) || (r->op == OP_Q && r->rounding != QUANT_ROUND_ONEDNN)) continue;
+            c.p = peer_dnnl_prepare(r->op == OP_Q, u8, outer_of(r), C, inner_of(r), b->scales,
+                                    row_zp(r), r->op == OP_Q ? (void *)b->x : (void *)b->q,
+                                    r->op == OP_Q ? (void *)b->q : (void *)b->y);
+            if (!c.p) continue;
+        }
+        if (impl == I_XNN) {
+            /* XNNPACK's convert is the torch rounding, per tensor only */
+            if (is_f8(r->qt) || r->layout != PT || (r->op == OP_Q && r->rounding != QUANT_ROUND_TORCH)) continue;
+            c.p = peer_xnn_prepare(r->op == OP_Q, u8, r->n, b->scales[0], row_zp(r),
+                                   r->op == OP_Q ? (void *)b->x : (void *)b->q,
+                                   r->op == OP_Q ? (void *)b->q : (void *)b->y);
+            if (!c.p) continue;
+        }
+        res->ns[impl] = measure(&c, runs);
+        if (impl == I_QUANT) { /* keep quant.h's output for the checks */
+            if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
+            else memcpy(b->qref, b->y, r->n * 4 < r->n * 4 ? 0 : 0), memcpy(b->x, b->y, r->n * 4);
+        }
+        if (impl == I_DNNL || impl == I_XNN) {
+            size_t i;
+            long bad = 0;
+            if (r->op == OP_Q) { for (i = 0; i < r->n; ++i) bad += b->q[i] != b->qref[i]; }
+            else { for (i = 0; i < r->n; ++i) bad += memcmp(&b->y[i], &b->x[i], 4) != 0; }
+            res->checked[impl] = 1;
+            res->mismatches[impl] = bad;
+        }
+        peer_free(c.p);
+    }
+    if (r->op == OP_DQ) fill(b, r->n, C); /* the dequantize check borrowed x */
+}
+
+static const char *op_name(const row *r, char *buf, size_t len)
+{
+    const char *t = quant_dtype_name(r->qt);
+    if (r->op == OP_Q) snprintf(buf, len, "f32->%s %s", t, is_f8(r->qt) ? "" : round_names[r->rounding]);
+    else snprintf(buf, len, "%s->f32", t);
+    return buf;
+}
+
+static void cpu_name(char *out, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    snprintf(out, len, "unknown CPU");
+    if (!f) return;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10)) {
+            char *p = strchr(line, ':');
+            if (p) { snprintf(out, len, "%s", p + 2); out[strcspn(out, "\n")] = 0; }
+            break;
+        }
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    static const size_t sizes_full[] = { 4096, 65536, 1048576, 33554432 };
+    static const size_t sizes_quick[] = { 65536, 1048576 };
+    static const size_t last_cs_full[] = { 16, 256, 4096 };
+    static const size_t last_cs_quick[] = { 256 };
+    int quick = 0, runs = 7, json = 0, csv = 0, i, failures = 0, first = 1;
+    const char *filter = NULL;
+    const size_t *sizes, *last_cs;
+    size_t nsizes, nlast, si, maxn = 0, k;
+    row rows[512];
+    int nrows = 0;
+    bufs b;
+    char cpu[128], name[64], date[32];
+    time_t t = time(NULL);
+
+    /* oneDNN threads through OpenMP, which reads this once at load time */
+    if (!getenv("OMP_NUM_THREADS")) {
+        setenv("OMP_NUM_THREADS", "1", 1);
+        execv("/proc/self/exe", argv);
+    }
+    for (i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--csv")) csv = 1;
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--runs N] [--filter TEXT] [--json | --csv]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (runs < 5) runs = 5;
+    if (runs > 63) runs = 63;
+    sizes = quick ? sizes_quick : sizes_full;
+    nsizes = quick ? 2 : 4;
+    last_cs = quick ? last_cs_quick : last_cs_full;
+    nlast = quick ? 1 : 3;
+
+    for (si = 0; si < nsizes; ++si) {
+        const size_t n = sizes[si];
+        static const quant_dtype ints[2] = { QUANT_S8, QUANT_U8 }, f8s[2] = { QUANT_F8_E4M3, QUANT_F8_E5M2 };
+        int d, rnd;
+        for (d = 0; d < 2; ++d) {
+            for (rnd = 0; rnd < 4; ++rnd) rows[nrows++] = (row){ OP_Q, PT, rnd, ints[d], n, 1 };
+            rows[nrows++] = (row){ OP_DQ, PT, 0, ints[d], n, 1 };
+        }
+        for (d = 0; d < 2; ++d) {
+            rows[nrows++] = (row){ OP_Q, PT, 0, f8s[d], n, 1 };
+            rows[nrows++] = (row){ OP_DQ, PT, 0, f8s[d], n, 1 };
+        }
+        for (k = 0; k <= nlast; ++k) {
+            const int layout = k == 0 ? PC_AXIS1 : PC_LAST;
+            const size_t C = k == 0 ? 64 : last_cs[k - 1];
+            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_EXACT, QUANT_S8, n, C };
+            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_ONEDNN, QUANT_S8, n, C };
+            rows[nrows++] = (row){ OP_DQ, layout, 0, QUANT_S8, n, C };
+        }
+        if (n > maxn) maxn = n;
+    }
+
+    b.x = malloc(maxn * 4); b.y = malloc(maxn * 4); b.q = malloc(maxn); b.qref = malloc(maxn * 4);
+    b.scales = malloc(4096 * 4);
+    if (!b.x || !b.y || !b.q || !b.qref || !b.scales) { fprintf(stderr, "out of memory\n"); return 1; }
+
+    cpu_name(cpu, sizeof cpu);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&t));
+#if defined(__clang__)
+#define COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define COMPILER "gcc " __VERSION__
+#else
+#define COMPILER "unknown compiler"
+#endif
+    if (json) printf("{\"date\":\"%s\",\"cpu\":\"%s\",\"compiler\":\"%s\",\"backend\":\"%s\",\"runs\":%d,\"rows\":[\n",
+                     date, cpu, COMPILER, quant_backend(), runs);
+    else if (csv) printf("op,layout,channels,n,quant_ns,quant_gbs,x_limit,x_plain,x_onednn,x_xnnpack,check\n");
+    else {
+        printf("quant-bench %s | %s | %s | backend %s | median of %d runs, one thread\n", date, cpu, COMPILER,
+               quant_backend(), runs);
+        printf("ratios are quant.h time / other time (below 1: quant.h is faster)\n\n");
+        printf("%-22s %-6s %5s %9s %9s %7s %8s %8s %8s %8s  %s\n", "op", "layout", "C", "n", "ns/elem", "GB/s",
+               "x limit", "x plain", "x oneDNN", "x XNNPACK", "check");
+    }
+
+    for (i = 0; i < nrows; ++i) {
+        const row *r = &rows[i];
+        result res;
+        char ratio[N_IMPL][16], check[64];
+        double bytes;
+        int impl;
+        op_name(r, name, sizeof name);
+        {
+            char full[160];
+            snprintf(full, sizeof full, "%s %s C=%zu n=%zu", name, layout_names[r->layout], chans_of(r), r->n);
+            if (filter && !strstr(full, filter)) continue;
+        }
+        fill(&b, r->n, chans_of(r));
+        run_row(r, &b, runs, &res);
+        bytes = (double)r->n * 5.0;
+        snprintf(check, sizeof check, "-");
+        for (impl = 1; impl < N_IMPL; ++impl) {
+            if (res.ns[impl] > 0) snprintf(ratio[impl], 16, "%.2f", res.ns[I_QUANT] / res.ns[impl]);
+            else snprintf(ratio[impl], 16, "-");
+        }
+        for (impl = I_DNNL; impl <= I_XNN; ++impl)
+            if (res.checked[impl]) {
+                /* the contract is onednn == oneDNN and torch == XNNPACK on quantize */
+                const int binding = r->op == OP_Q;
+                char part[32];
+                snprintf(part, sizeof part, "%s%s:%s", strcmp(check, "-") ? check : "", impl == I_DNNL ? "dnnl" : "xnn",
+                         res.mismatches[impl] ? (binding ? "FAIL" : "differs") : "ok");
+                if (res.mismatches[impl] && binding) ++failures;
+                snprintf(check, sizeof check, "%s ", part);
+            }
+        if (json) {
+            printf("%s{\"op\":\"%s\",\"layout\":\"%s\",\"channels\":%zu,\"n\":%zu", first ? "" : ",\n", name,
+                   layout_names[r->layout], chans_of(r), r->n);
+            for (impl = 0; impl < N_IMPL; ++impl)
+                if (res.ns[impl] > 0) printf(",\"%s_ns\":%.4f", impl_names[impl], res.ns[impl]);
+            printf(",\"check\":\"%s\"}", check);
+            first = 0;
+        } else if (csv) {
+            printf("%s,%s,%zu,%zu,%.4f,%.2f,%s,%s,%s,%s,%s\n", name, layout_names[r->layout], chans_of(r), r->n,
+                   res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT], ratio[I_PLAIN],
+                   ratio[I_DNNL], ratio[I_XNN], check);
+        } else {
+            printf("%-22s %-6s %5zu %9zu %9.4f %7.1f %8s %8s %8s %8s  %s\n", name, layout_names[r->layout], chans_of(r),
+                   r->n, res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT], ratio[I_PLAIN],
+                   ratio[I_DNNL], ratio[I_XNN], check);
+        }
+        fflush(stdout);
+    }
+    if (json) printf("\n],\"check_failures\":%d}\n", failures);
+    else if (!csv) printf("\nresult checks: %s\n", failures ? "FAILED" : "all passed");
+    return failures ? 1 : 0;
+}
