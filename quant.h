@@ -271,6 +271,8 @@ extern "C" {
 #define QUANT__F_ZP_BEFORE 4u  /* z added in float before rounding (else after, exactly) */
 #define QUANT__F_E5M2      8u  /* f8 format is e5m2 (else e4m3) */
 #define QUANT__F_INF_NAN  16u  /* f8 overflow gives NaN/Inf (else saturates) */
+#define QUANT__F_RECIP_GIVEN 32u /* with RECIP: the scale array already holds fl(1/s) */
+#define QUANT__F_VEC      64u  /* SIMD bodies only: a vector of scales (sstep 1) */
 
 /* A SIMD kernel handles zero points within this bound; a row with a larger
    one goes to the scalar kernel. Within it, lo - z and hi - z are exact
@@ -401,6 +403,36 @@ QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
     return (float)((int64_t)q - z) * s;
 }
 
+/* The scale and the reciprocal a multiply rounding uses, from one entry of
+   a scale array (which holds fl(1/s) itself under QUANT__F_RECIP_GIVEN). */
+QUANT__INLINE void quant__scale_pair(const float *scale, unsigned f, float *s, float *r)
+{
+    *s = scale[0];
+    if (f & QUANT__F_RECIP) *r = (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
+}
+
+QUANT__PRIVATE void quant__scalar_recip(float *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) s[i] = 1.0f / s[i];
+}
+
+/* A scale is valid when 2^-128 < |s| < Inf: fl(1/s) is infinite exactly
+   for |s| <= 2^-128 (bits 0x00200000; the tests check every float), which
+   takes zero and the smaller subnormals with it. */
+#define QUANT__SCALE_MIN_BITS 0x00200001u
+#define QUANT__SCALE_MAX_BITS 0x7F7FFFFFu
+
+QUANT__PRIVATE int quant__scalar_scales_valid(const float *s, size_t n)
+{
+    uint32_t bad = 0;
+    size_t i;
+    for (i = 0; i < n; ++i)
+        bad |= ((quant__bits(s[i]) & 0x7FFFFFFFu) - QUANT__SCALE_MIN_BITS) >
+               (QUANT__SCALE_MAX_BITS - QUANT__SCALE_MIN_BITS);
+    return !bad;
+}
+
 /* The four kernel shapes. scale (and zp) advance by sstep (zstep) per
    element: 0 for one scale, 1 for a vector of scales (per channel, last
    axis). Every backend has these four with these signatures. */
@@ -409,14 +441,9 @@ QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size
                                             const int32_t *zp, size_t zstep, unsigned f)
 {
     size_t i;
-    float s = scale[0], r = 0.0f;
-    if (n == 0) return;
-    if (f & QUANT__F_RECIP) r = 1.0f / s;
+    float s = 0.0f, r = 0.0f;
     for (i = 0; i < n; ++i) {
-        if (sstep) {
-            s = scale[i];
-            if (f & QUANT__F_RECIP) r = 1.0f / s;
-        }
+        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
         dst[i] = (uint8_t)quant__q_int(src[i], s, r, zp[i * zstep], f);
     }
 }
@@ -436,15 +463,10 @@ QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size
                                             const float *scale, size_t sstep, unsigned f)
 {
     size_t i;
-    float s = scale[0], r = 0.0f;
-    if (n == 0) return;
-    if (f & QUANT__F_RECIP) r = 1.0f / s;
+    float s = 0.0f, r = 0.0f;
     for (i = 0; i < n; ++i) {
         float v;
-        if (sstep) {
-            s = scale[i];
-            if (f & QUANT__F_RECIP) r = 1.0f / s;
-        }
+        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
         if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
         else v = src[i] / s;
         dst[i] = quant__f8_enc(src[i], v, f);
@@ -802,61 +824,83 @@ QUANT__INLINE quant__vi quant__v_q_int(quant__vf x, quant__vf s, quant__vf r, qu
     return quant__addi(quant__cvt(quant__min(quant__max(v, lo), hi)), z);
 }
 
+/* Scale and reciprocal vectors for the block at element i: the row's own
+   (one scale), or loaded (a vector of scales; QUANT__F_RECIP_GIVEN says
+   the array already holds fl(1/s)). */
+QUANT__INLINE void quant__v_scale_at(const float *scale, size_t i, unsigned f, quant__vf s1, quant__vf r1,
+                                     quant__vf *s, quant__vf *r)
+{
+    if (!(f & QUANT__F_VEC)) { *s = s1; *r = r1; return; }
+    *s = quant__ldf(scale + i);
+    *r = (f & QUANT__F_RECIP_GIVEN) || !(f & QUANT__F_RECIP) ? *s : quant__div(quant__setf(1.0f), *s);
+}
+
+QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
+{
+    return (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
+}
+
+/* One body for one scale and for a vector of scales (QUANT__F_VEC, a
+   constant here), with one zero point; per-element zero points take the
+   plainer loop at the end. */
 QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
-                                           const float *scale, size_t sstep,
-                                           const int32_t *zp, size_t zstep, const unsigned f)
+                                           const float *scale, const int32_t *zp, size_t zstep,
+                                           const unsigned f)
 {
     const int32_t lo = (f & QUANT__F_U8) ? 0 : -128, hi = (f & QUANT__F_U8) ? 255 : 127;
     const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     size_t i = 0;
-    if (sstep == 0) {
-        const float s1 = scale[0];
+    if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(quant__setf(scale[0])))) {
         const int32_t z1 = zp[0];
-        quant__vf s, r, zf, vlo, vhi;
-        quant__vi z;
-        if (!quant__zp_fast(z1) || !QUANT__SCALES_OK(quant__setf(s1))) {
-            quant__scalar_f32_to_i8(src, dst, n, scale, 0, zp, 0, f);
-            return;
-        }
-        s = quant__setf(s1);
-        r = quant__setf(1.0f / s1);
-        z = quant__seti(z1);
-        zf = quant__setf((float)z1);
-        vlo = quant__setf((float)(before ? lo : lo - z1));
-        vhi = quant__setf((float)(before ? hi : hi - z1));
+        const quant__vi z = quant__seti(z1);
+        const quant__vf s1 = quant__setf(scale[0]), r1 = quant__setf(quant__recip_of(scale, f));
+        const quant__vf zf = quant__setf((float)z1);
+        const quant__vf vlo = quant__setf((float)(before ? lo : lo - z1));
+        const quant__vf vhi = quant__setf((float)(before ? hi : hi - z1));
+        quant__vf s, r;
         if (z1 >= -QUANT__ZP_PACK && z1 <= QUANT__ZP_PACK) {
             /* Four vectors at a time, clamped only from above in float:
                below, the conversion's INT_MIN and the saturating packs
                give lo just as the clamp would, and z is added in 16 bits
                with saturation, which cannot carry a sum below lo back into
                range while |z| <= QUANT__ZP_PACK. */
-            const int32_t z16 = before ? 0 : z1; /* 0 lets the compiler drop the 16-bit add */
+            const int32_t z16 = before ? 0 : z1;
             for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
                 quant__vi q[4];
-                int k;
+                int k, ok = 1;
                 for (k = 0; k < 4; ++k) {
-                    quant__vf v = quant__zero_nan(quant__v_quotient(quant__ldf(src + i + (size_t)k * QUANT__W), s, r, f));
+                    const size_t j = i + (size_t)k * QUANT__W;
+                    quant__vf v;
+                    quant__v_scale_at(scale, j, f, s1, r1, &s, &r);
+                    ok &= QUANT__SCALES_OK(s);
+                    v = quant__zero_nan(quant__v_quotient(quant__ldf(src + j), s, r, f));
                     v = quant__min(before ? quant__add(v, zf) : v, vhi);
 #if QUANT__CVT_NEEDS_RANGE
                     v = quant__max(v, vlo);
 #endif
                     q[k] = quant__cvt(v);
                 }
-                quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
+                if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
+                else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, zp, 0, f);
             }
         }
-        for (; i + QUANT__W <= n; i += QUANT__W)
-            quant__st8(dst + i, quant__v_q_int(quant__ldf(src + i), s, r, zf, z, vlo, vhi, f), sgn);
-    } else {
         for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf s = quant__ldf(scale + i);
+            quant__v_scale_at(scale, i, f, s1, r1, &s, &r);
+            if (QUANT__SCALES_OK(s))
+                quant__st8(dst + i, quant__v_q_int(quant__ldf(src + i), s, r, zf, z, vlo, vhi, f), sgn);
+            else
+                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+        }
+    } else if (f & QUANT__F_VEC) {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
             const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
-            quant__vf r = s;
+            quant__vf s, r;
+            quant__v_scale_at(scale, i, f, s, s, &s, &r);
             if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
                 quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
                 continue;
             }
-            if (f & QUANT__F_RECIP) r = quant__div(quant__setf(1.0f), s);
             quant__st8(dst + i,
                        quant__v_q_int(quant__ldf(src + i), s, r, quant__i2f(z), z,
                                       before ? quant__setf((float)lo) : quant__i2f(quant__subi(quant__seti(lo), z)),
@@ -868,24 +912,27 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
 }
 
 QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_t n,
-                                           const float *scale, size_t sstep,
-                                           const int32_t *zp, size_t zstep, const unsigned f)
+                                           const float *scale, const int32_t *zp, size_t zstep,
+                                           const unsigned f)
 {
     const int sgn = !(f & QUANT__F_U8);
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const quant__vf s1 = quant__setf(scale[0]);
     size_t i = 0;
-    if (sstep == 0) {
-        const quant__vf s = quant__setf(scale[0]);
+    quant__vf s, unused;
+    if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(s1))) {
         const quant__vi z = quant__seti(zp[0]);
-        if (!quant__zp_fast(zp[0]) || !QUANT__SCALES_OK(s)) {
-            quant__scalar_i8_to_f32(src, dst, n, scale, 0, zp, 0, f);
-            return;
-        }
-        for (; i + QUANT__W <= n; i += QUANT__W)
-            quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
-    } else {
         for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf s = quant__ldf(scale + i);
+            quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
+            if (QUANT__SCALES_OK(s))
+                quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
+            else
+                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+        }
+    } else if (f & QUANT__F_VEC) {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
             const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
+            s = quant__ldf(scale + i);
             if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
                 quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
                 continue;
@@ -919,29 +966,17 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 }
 
 QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_t n,
-                                           const float *scale, size_t sstep, const unsigned f)
+                                           const float *scale, const unsigned f)
 {
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const quant__vf s1 = quant__setf(scale[0]), r1 = quant__setf(quant__recip_of(scale, f));
     size_t i = 0;
-    if (sstep == 0) {
-        const quant__vf s = quant__setf(scale[0]), r = quant__setf(1.0f / scale[0]);
-        if (!QUANT__SCALES_OK(s)) {
-            quant__scalar_f32_to_f8(src, dst, n, scale, 0, f);
-            return;
-        }
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf x = quant__ldf(src + i);
-            quant__st8(dst + i, quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f), 0);
-        }
-    } else {
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf x = quant__ldf(src + i), s = quant__ldf(scale + i);
-            if (!QUANT__SCALES_OK(s)) {
-                quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + i, 1, f);
-                continue;
-            }
-            quant__st8(dst + i,
-                       quant__v_f8_enc(x, quant__v_quotient(x, s, quant__div(quant__setf(1.0f), s), f), f), 0);
-        }
+    quant__vf s, r;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vf x = quant__ldf(src + i);
+        quant__v_scale_at(scale, i, f, s1, r1, &s, &r);
+        if (QUANT__SCALES_OK(s)) quant__st8(dst + i, quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f), 0);
+        else quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, f);
     }
     quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
 }
@@ -963,41 +998,36 @@ QUANT__INLINE quant__vf quant__v_f8_dec(quant__vi c, quant__vf s, unsigned f)
 }
 
 QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_t n,
-                                           const float *scale, size_t sstep, const unsigned f)
+                                           const float *scale, const unsigned f)
 {
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const quant__vf s1 = quant__setf(scale[0]);
     size_t i = 0;
-    if (sstep == 0) {
-        const quant__vf s = quant__setf(scale[0]);
-        if (!QUANT__SCALES_OK(s)) {
-            quant__scalar_f8_to_f32(src, dst, n, scale, 0, f);
-            return;
-        }
-        for (; i + QUANT__W <= n; i += QUANT__W)
-            quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
-    } else {
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf s = quant__ldf(scale + i);
-            if (!QUANT__SCALES_OK(s)) {
-                quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + i, 1, f);
-                continue;
-            }
-            quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
-        }
+    quant__vf s, unused;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
+        if (QUANT__SCALES_OK(s)) quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
+        else quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, f);
     }
     quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
 }
 #endif /* QUANT_NO_F8 */
 
 /* The flags become constants inside each body, so every combination gets
-   a loop with no flag tests in it. */
+   a loop with no flag tests in it; QUANT__F_VEC stands for sstep 1. */
+#define QUANT__VEC_IF(sstep) ((sstep) ? QUANT__F_VEC : 0u)
 QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, unsigned f)
 {
-#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, sstep, zp, zstep, k); break;
-    switch (f & 7u) {
+    const unsigned given = f & QUANT__F_RECIP_GIVEN;
+#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, (k) | given); break;
+    switch ((f & 7u) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
     QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
+    QUANT__CASE(QUANT__F_VEC | 0) QUANT__CASE(QUANT__F_VEC | 1) QUANT__CASE(QUANT__F_VEC | 2)
+    QUANT__CASE(QUANT__F_VEC | 3) QUANT__CASE(QUANT__F_VEC | 4) QUANT__CASE(QUANT__F_VEC | 5)
+    QUANT__CASE(QUANT__F_VEC | 6) QUANT__CASE(QUANT__F_VEC | 7)
     }
 #undef QUANT__CASE
 }
@@ -1006,34 +1036,65 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, unsigned f)
 {
-    if (f & QUANT__F_U8) quant__v_i8_to_f32_body(src, dst, n, scale, sstep, zp, zstep, QUANT__F_U8);
-    else quant__v_i8_to_f32_body(src, dst, n, scale, sstep, zp, zstep, 0);
+#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, k); break;
+    switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASE(0) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
+    }
+#undef QUANT__CASE
 }
 
 #ifndef QUANT_NO_F8
 QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
                                           const float *scale, size_t sstep, unsigned f)
 {
-#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, sstep, k); break;
-    switch (f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN)) {
-    QUANT__CASE(0) QUANT__CASE(2) QUANT__CASE(8) QUANT__CASE(10)
-    QUANT__CASE(16) QUANT__CASE(18) QUANT__CASE(24) QUANT__CASE(26)
+    const unsigned given = f & QUANT__F_RECIP_GIVEN;
+#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, (k) | given); break;
+#define QUANT__CASES(v) QUANT__CASE((v) | 0) QUANT__CASE((v) | 2) QUANT__CASE((v) | 8) QUANT__CASE((v) | 10) \
+                        QUANT__CASE((v) | 16) QUANT__CASE((v) | 18) QUANT__CASE((v) | 24) QUANT__CASE((v) | 26)
+    switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN)) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASES(0) QUANT__CASES(QUANT__F_VEC)
     }
+#undef QUANT__CASES
 #undef QUANT__CASE
 }
 
 QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t n,
                                           const float *scale, size_t sstep, unsigned f)
 {
-    if (f & QUANT__F_E5M2) quant__v_f8_to_f32_body(src, dst, n, scale, sstep, QUANT__F_E5M2);
-    else quant__v_f8_to_f32_body(src, dst, n, scale, sstep, 0);
+#define QUANT__CASE(k) case k: quant__v_f8_to_f32_body(src, dst, n, scale, k); break;
+    switch ((f & QUANT__F_E5M2) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASE(0) QUANT__CASE(QUANT__F_E5M2) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_E5M2)
+    }
+#undef QUANT__CASE
 }
 #endif
+
+QUANT__PRIVATE int quant__simd_scales_valid(const float *s, size_t n)
+{
+    const quant__vi mag = quant__seti(0x7FFFFFFF);
+    const quant__vi lo = quant__seti((int32_t)QUANT__SCALE_MIN_BITS), hi = quant__seti((int32_t)QUANT__SCALE_MAX_BITS);
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vi a = quant__and(quant__asi(quant__ldf(s + i)), mag);
+        if (quant__any(quant__gt(lo, a)) || quant__any(quant__gt(a, hi))) return 0;
+    }
+    return quant__scalar_scales_valid(s + i, n - i);
+}
+
+/* fl(1/s) in place, a vector at a time */
+QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) quant__stf(s + i, quant__div(quant__setf(1.0f), quant__ldf(s + i)));
+    for (; i < n; ++i) s[i] = 1.0f / s[i];
+}
 
 #define quant__f32_to_i8 quant__simd_f32_to_i8
 #define quant__i8_to_f32 quant__simd_i8_to_f32
 #define quant__f32_to_f8 quant__simd_f32_to_f8
 #define quant__f8_to_f32 quant__simd_f8_to_f32
+#define quant__recip     quant__simd_recip
+#define quant__scales_valid quant__simd_scales_valid
 #endif /* QUANT_SIMD != QUANT_SIMD_SCALAR */
 
 #if QUANT_SIMD == QUANT_SIMD_SCALAR
@@ -1041,6 +1102,8 @@ QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t
 #  define quant__i8_to_f32 quant__scalar_i8_to_f32
 #  define quant__f32_to_f8 quant__scalar_f32_to_f8
 #  define quant__f8_to_f32 quant__scalar_f8_to_f32
+#  define quant__recip     quant__scalar_recip
+#  define quant__scales_valid quant__scalar_scales_valid
 #  define QUANT__BACKEND_NAME "scalar"
 #endif
 
@@ -1173,14 +1236,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
 
 QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; ++i) {
-        const uint32_t a = quant__bits(s[i]) & 0x7FFFFFFFu;
-        if (a == 0 || a >= 0x7F800000u) return QUANT_ERR_SCALE_VALUE;
-        /* 1/s overflows below about 2^-128 */
-        if ((quant__bits(1.0f / s[i]) & 0x7FFFFFFFu) == 0x7F800000u) return QUANT_ERR_SCALE_VALUE;
-    }
-    return QUANT_OK;
+    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
 }
 
 /* Zero-point count: 1 per tensor; 1 or C per channel. */
@@ -1236,23 +1292,24 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
     return f;
 }
 
-/* The chunk of channels whose zero points are widened to int32 at a time
-   on the stack; small enough for a firmware stack budget. */
-#ifndef QUANT__ZP_CHUNK
+/* How many scale and zero-point entries the op layer lays out on the
+   stack at a time; small enough for a firmware stack budget on scalar. */
+#ifndef QUANT__CHUNK
 #  if QUANT_SIMD == QUANT_SIMD_SCALAR
-#    define QUANT__ZP_CHUNK 16
+#    define QUANT__CHUNK 16
 #  else
-#    define QUANT__ZP_CHUNK 64
+#    define QUANT__CHUNK 1024
 #  endif
 #endif
+/* A run of this many elements with one scale is worth a kernel call. */
+#define QUANT__LONG_RUN 64
 
 /* One call of the right kernel over n elements starting at element `at`
    of the tensor, channel c0 onwards. */
 QUANT__PRIVATE void quant__kernel(const quant__plan *p, size_t at, size_t n,
                                   const float *scale, size_t sstep,
-                                  const int32_t *zp, size_t zstep)
+                                  const int32_t *zp, size_t zstep, unsigned f)
 {
-    const unsigned f = p->flags;
     if (p->quantize) {
         const float *x = (const float *)p->src + at;
         uint8_t *q = (uint8_t *)p->dst + at;
@@ -1270,39 +1327,79 @@ QUANT__PRIVATE void quant__kernel(const quant__plan *p, size_t at, size_t n,
     }
 }
 
+/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
+   rounding, and zbuf (when non-NULL) with the zero points of elements
+   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
+   of C channels of `inner` elements each makes. */
+QUANT__PRIVATE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
+                                  float *sbuf, int32_t *zbuf, int recip)
+{
+    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
+    if (!sbuf && !zbuf) return;
+    for (k = 0; k < len; ++k) {
+        if (sbuf) sbuf[k] = p->scales[c];
+        if (zbuf) zbuf[k] = quant__zp_at(p, c);
+        if (++j == p->inner) { /* next channel; past the last, the next row */
+            j = 0;
+            if (++c == p->channels) c = 0;
+        }
+    }
+    if (sbuf && recip) quant__recip(sbuf, len);
+}
+
 QUANT__PRIVATE void quant__run(const quant__plan *p)
 {
+    const size_t C = p->channels, inner = p->inner, row = C * inner;
+    int32_t z = quant__zp_at(p, 0);
     size_t o, c;
-    int32_t z;
-    if (p->channels == 0 || p->inner == 0) return;
-    if (p->n_scales <= 1 || p->inner > 1) {
-        /* one scale per contiguous run of inner elements */
+    if (row == 0 || p->outer == 0) return;
+    if (p->n_scales <= 1 && p->n_zps <= 1) {
+        quant__kernel(p, 0, p->outer * row, p->scales, 0, &z, 0, p->flags);
+        return;
+    }
+    if (inner >= QUANT__LONG_RUN) {
+        /* long runs of one scale: a call each */
         for (o = 0; o < p->outer; ++o)
-            for (c = 0; c < p->channels; ++c) {
-                const size_t ch = p->n_scales > 1 ? c : 0;
-                z = p->n_zps > 1 ? quant__zp_at(p, c) : quant__zp_at(p, 0);
-                quant__kernel(p, (o * p->channels + c) * p->inner, p->inner,
-                              p->scales + ch, 0, &z, 0);
+            for (c = 0; c < C; ++c) {
+                if (p->n_zps > 1) z = quant__zp_at(p, c);
+                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
+                              p->flags);
             }
         return;
     }
-    /* channel is the last axis: each row walks the vector of scales */
-    for (o = 0; o < p->outer; ++o) {
-        const size_t row = o * p->channels;
-        if (p->n_zps <= 1) {
-            z = quant__zp_at(p, 0);
-            quant__kernel(p, row, p->channels, p->scales, 1, &z, 0);
-        } else if (p->zp_kind == QUANT__ZP_S32) {
-            quant__kernel(p, row, p->channels, p->scales, 1, (const int32_t *)p->zps, 1);
-        } else {
-            int32_t zbuf[QUANT__ZP_CHUNK];
-            for (c = 0; c < p->channels; c += QUANT__ZP_CHUNK) {
-                const size_t len = p->channels - c < QUANT__ZP_CHUNK ? p->channels - c
-                                                                     : QUANT__ZP_CHUNK;
-                size_t k;
-                for (k = 0; k < len; ++k) zbuf[k] = quant__zp_at(p, c + k);
-                quant__kernel(p, row + c, len, p->scales + c, 1, zbuf, 1);
-            }
+    {
+        /* short runs: the row's pattern of scales and zero points is laid
+           out on the stack, reciprocals taken once, and the kernel walks
+           it as a vector of scales over as many rows as fit, or over the
+           row a chunk at a time */
+        float sbuf[QUANT__CHUNK];
+        int32_t zbuf[QUANT__CHUNK];
+        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
+        const size_t zstep = p->n_zps > 1 ? 1 : 0;
+        size_t e0;
+        if (row <= QUANT__CHUNK) {
+            const size_t rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+            const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
+            quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
+            for (o = 0; o < p->outer; o += rows)
+                quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
+                              zstep ? zbuf : &z, zstep, f);
+            return;
+        }
+        for (e0 = 0; e0 < row; e0 += QUANT__CHUNK) {
+            const size_t len = row - e0 < QUANT__CHUNK ? row - e0 : QUANT__CHUNK;
+            /* reciprocals pay for themselves once a few rows share them;
+               on the last axis the scales (and s32 zero points) can be
+               read in place */
+            const int given = recip && p->outer >= 4;
+            const int direct = inner == 1 && !given;
+            const int zdirect = inner == 1 && p->zp_kind == QUANT__ZP_S32;
+            const float *sc = direct ? p->scales + e0 : sbuf;
+            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
+            for (o = 0; o < p->outer; ++o)
+                quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep,
+                              p->flags | (given ? QUANT__F_RECIP_GIVEN : 0u));
         }
     }
 }

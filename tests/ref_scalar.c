@@ -2,6 +2,7 @@
    test (QUANT_STATIC keeps the two copies apart). Its kernels are reached
    through these wrappers. */
 #define QUANT_STATIC
+#undef QUANT_SIMD
 #define QUANT_SIMD QUANT_SIMD_SCALAR
 #define QUANT_IMPLEMENTATION
 #include "../quant.h"

@@ -47,18 +47,19 @@ static void fill(float *x, size_t n, float s)
     }
 }
 
-static float xs[MAXN + 8], sv[MAXN + 8], ya[MAXN + GUARD], yb[MAXN + GUARD];
+static float xs[MAXN + 8], sv[MAXN + 8], rv[MAXN + 8], ya[MAXN + GUARD], yb[MAXN + GUARD];
 static int32_t zv[MAXN + 8];
 static uint8_t qa[MAXN + GUARD], qb[MAXN + GUARD], qin[MAXN + 8];
 
 static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, unsigned f, int si, int zi)
 {
-    const float *x = xs + off, *s = sv + off;
+    const float *x = xs + off, *s = ((f >> 1) & QUANT__F_RECIP_GIVEN ? rv : sv) + off;
     const int32_t *z = zv + off;
     const uint8_t *qi = qin + boff;
     size_t i;
     int f8 = (f & 1u) != 0; /* bit 0 of the test's code picks f8 */
     unsigned kf = f >> 1;
+    if ((kf & QUANT__F_RECIP_GIVEN) && (!(kf & QUANT__F_RECIP) || sstep == 0)) return;
     memset(qa, 0xA5, sizeof qa); memset(qb, 0xA5, sizeof qb);
     memset(ya, 0xA5, sizeof ya); memset(yb, 0xA5, sizeof yb);
     if (!f8) {
@@ -131,12 +132,14 @@ int main(int argc, char **argv)
                     sv[i] = scales[(si + (check_rand() % 4 == 0 ? i : 0)) % NSC];
                     zv[i] = zps[(zi + (check_rand() % 3 == 0 ? i : 0)) % NZP];
                     if (check_rand() % 16 == 0) qin[i] = (uint8_t)check_rand();
+                    rv[i] = 1.0f / sv[i];
                 }
                 /* code: bit 0 f8; then kernel flags: integer (u8, recip,
-                   zp before), f8 (recip, e5m2, inf_nan) */
-                for (code = 0; code < 64; ++code) {
+                   zp before), f8 (recip, e5m2, inf_nan), and for both the
+                   reciprocals given in place of the scales */
+                for (code = 0; code < 128; ++code) {
                     const int f8 = code & 1;
-                    const unsigned kf = code >> 1;
+                    const unsigned kf = (code >> 1) & ~QUANT__F_RECIP_GIVEN;
                     if (!f8 && kf > 7) continue;
                     if (f8 && (kf & ~(QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN))) continue;
                     /* lengths: every one on the first pass, a sample after */

@@ -175,6 +175,23 @@ int main(void)
         EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALE_VALUE, "third channel scale 0");
     }
 
+    /* the scale threshold is exact: every positive float is valid as a
+       scale precisely when 1/s is finite (an independent check in double) */
+    {
+        uint32_t u;
+        long wrong = 0;
+        for (u = 0; u < 0x7F800000u; u += (u < 0x00300000u ? 1u : 4093u)) {
+            float sc1 = check_float_bits(u);
+            const int valid = (1.0 / (double)sc1) < 3.4028235677973366e38 + 1.0141204801825835e31; /* FLT_MAX + ulp/2 */
+            quant_attrs c = a;
+            quant_status st;
+            c.scales = &sc1;
+            st = quant_quantize(&f, &q, &c);
+            wrong += valid != (st == QUANT_OK);
+        }
+        CHECK(wrong == 0, "scale validity disagrees with 1/s finite on %ld scales", wrong);
+    }
+
     /* ZPS */
     b = a; b.zps = zp0; b.n_zps = 2;
     EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_ZPS, "per-tensor with 2 zps");
