@@ -895,8 +895,9 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
     } else if (f & QUANT__F_VEC) {
         for (; i + QUANT__W <= n; i += QUANT__W) {
             const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
+            const quant__vf none = quant__setf(0.0f); /* VEC: the row's own scale is not used */
             quant__vf s, r;
-            quant__v_scale_at(scale, i, f, s, s, &s, &r);
+            quant__v_scale_at(scale, i, f, none, none, &s, &r);
             if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
                 quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
                 continue;
