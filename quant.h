@@ -232,7 +232,9 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 #  define QUANT__PRIVATE static __attribute__((unused))
 #  define QUANT__INLINE  static __inline__ __attribute__((always_inline, unused))
+#  define QUANT__NOINLINE static __attribute__((noinline, unused))
 #else
+#  define QUANT__NOINLINE static
 #  define QUANT__PRIVATE static
 #  define QUANT__INLINE  static
 #endif
@@ -317,17 +319,28 @@ QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigne
         if (v > (float)hi) v = (float)hi;
         return quant__rne_i32(v);
     } else {
-        int64_t t;
-        /* from 2^32 on the sum saturates for every int32 z; between 2^31
-           and 2^32 v is an even integer, so v / 2 converts exactly */
+        /* rne(v) + z, saturated, in 32-bit steps. From 2^32 on the sum
+           saturates for every int32 z. Between 2^31 and 2^32, |v| = 2^31 + w
+           with w an even integer, and only a z of the other sign can bring
+           the sum back; then zf, z with its top bit flipped, is z + 2^31
+           (z < 0) or z - 2^31 (z >= 0), and the sum is w + zf or zf - w. */
+        int32_t t;
         if (v <= -4294967296.0f) return lo;
         if (v >= 4294967296.0f) return hi;
-        if (v <= -2147483648.0f || v >= 2147483648.0f)
-            t = 2 * (int64_t)(int32_t)(v * 0.5f);
-        else
-            t = quant__rne_i32(v);
-        t += z;
-        return t < lo ? lo : t > hi ? hi : (int32_t)t;
+        if (v >= 2147483648.0f || v <= -2147483648.0f) {
+            const int up = v > 0.0f;
+            const int32_t w = (int32_t)((up ? v : -v) - 2147483648.0f);
+            const int32_t zf = (int32_t)((uint32_t)z ^ 0x80000000u);
+            if (up) return z >= 0 || w > hi - zf ? hi : w + zf;
+            return z < 0 || w > zf - lo ? lo : zf - w;
+        }
+        t = quant__rne_i32(v);
+        {
+            /* the sum in 32 bits, overflow told by the signs */
+            const int32_t sum = (int32_t)((uint32_t)t + (uint32_t)z);
+            if ((t >= 0) == (z >= 0) && (sum >= 0) != (t >= 0)) return t >= 0 ? hi : lo;
+            return sum < lo ? lo : sum > hi ? hi : sum;
+        }
     }
 }
 
@@ -399,8 +412,21 @@ QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
 
 QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
 {
-    /* q - z may pass 2^31 when z is near an int32 end */
-    return (float)((int64_t)q - z) * s;
+    /* q - z in 32 bits. It passes 2^31 only for z near an int32 end; then
+       |q - z| = 2^31 + k with k < 256, where floats are 256 apart, so it
+       rounds to 2^31 (k <= 128; the tie goes to the even 2^31) or to
+       2^31 + 256. No 64-bit conversion: on firmware that pulls in a
+       soft-float helper. */
+    const int32_t d = (int32_t)((uint32_t)q - (uint32_t)z);
+    float fd;
+    if ((q >= 0) != (z >= 0) && (d >= 0) != (q >= 0)) {
+        const uint32_t mag = q >= 0 ? (uint32_t)d : 0u - (uint32_t)d;
+        fd = mag - 0x80000000u > 128u ? 2147483904.0f : 2147483648.0f;
+        if (q < 0) fd = -fd;
+    } else {
+        fd = (float)d;
+    }
+    return fd * s;
 }
 
 /* The scale and the reciprocal a multiply rounding uses, from one entry of
@@ -1117,16 +1143,16 @@ enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_
 /* Everything one operation needs, filled in by validation. The op sees a
    tensor as [outer, C, inner] around the channel axis. */
 typedef struct quant__plan {
-    int            quantize;   /* 1: f32 -> q, 0: q -> f32 */
+    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
+    unsigned char  zp_kind;
+    unsigned short flags;
     quant_dtype    qdtype;     /* the quantized side's dtype */
-    unsigned       flags;
     const void    *src;
     void          *dst;
     size_t         outer, channels, inner;
     const float   *scales;     /* one, or one per channel */
     size_t         n_scales;
     const void    *zps;
-    int            zp_kind;
     size_t         n_zps;
 } quant__plan;
 
@@ -1144,6 +1170,25 @@ QUANT__PRIVATE int quant__is_f8(quant_dtype t)
     return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
 }
 
+/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
+   factors are below 2^63, so the product has at most 126 bits; it is
+   built from 32-bit halves because 64-bit division would pull a large
+   helper into firmware. */
+QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
+{
+    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    uint64_t mid, p;
+    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
+    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
+    if (mid >> 32) return 1;
+    p = a_lo * b_lo;
+    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
+    p += mid << 32;
+    if (p > limit) return 1;
+    *out = p;
+    return 0;
+}
+
 /* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
    no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
 QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
@@ -1151,7 +1196,7 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
     const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
                                                                     : (uint64_t)INT64_MAX;
     const uint64_t esize = quant__dtype_size(t->dtype) ? quant__dtype_size(t->dtype) : 1;
-    uint64_t n = 1;
+    uint64_t n = 1, bytes;
     int i, zero = 0;
     if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
     for (i = 0; i < t->rank; ++i) {
@@ -1160,10 +1205,9 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
     }
     if (zero) { *count = 0; return QUANT_OK; }
     for (i = 0; i < t->rank; ++i) {
-        const uint64_t d = (uint64_t)t->dims[i];
-        if (n > limit / esize / d) return QUANT_ERR_SHAPE;
-        n *= d;
+        if (quant__mul_over(n, (uint64_t)t->dims[i], limit, &n)) return QUANT_ERR_SHAPE;
     }
+    if (quant__mul_over(n, esize, limit, &bytes)) return QUANT_ERR_SHAPE;
     *count = (size_t)n;
     return QUANT_OK;
 }
@@ -1213,7 +1257,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
         if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
 
-    p->quantize = quantize;
+    p->quantize = (unsigned char)quantize;
     p->qdtype = q->dtype;
     p->src = src->data;
     p->dst = dst->data;
@@ -1297,17 +1341,23 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
    stack at a time; small enough for a firmware stack budget on scalar. */
 #ifndef QUANT__CHUNK
 #  if QUANT_SIMD == QUANT_SIMD_SCALAR
-#    define QUANT__CHUNK 16
+#    define QUANT__CHUNK 2
 #  else
 #    define QUANT__CHUNK 1024
 #  endif
 #endif
-/* A run of this many elements with one scale is worth a kernel call. */
-#define QUANT__LONG_RUN 64
+/* A run of this many elements with one scale is worth a kernel call. A
+   scalar build lays out no scales: it walks them in place on the last axis
+   and takes every longer run with a call of its own. */
+#if QUANT__CHUNK >= 64
+#  define QUANT__LONG_RUN 64
+#else
+#  define QUANT__LONG_RUN 2
+#endif
 
 /* One call of the right kernel over n elements starting at element `at`
    of the tensor, channel c0 onwards. */
-QUANT__PRIVATE void quant__kernel(const quant__plan *p, size_t at, size_t n,
+QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
                                   const float *scale, size_t sstep,
                                   const int32_t *zp, size_t zstep, unsigned f)
 {
@@ -1332,7 +1382,7 @@ QUANT__PRIVATE void quant__kernel(const quant__plan *p, size_t at, size_t n,
    rounding, and zbuf (when non-NULL) with the zero points of elements
    e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
    of C channels of `inner` elements each makes. */
-QUANT__PRIVATE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
+QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
                                   float *sbuf, int32_t *zbuf, int recip)
 {
     size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
@@ -1348,17 +1398,62 @@ QUANT__PRIVATE void quant__layout(const quant__plan *p, size_t e0, size_t len, s
     if (sbuf && recip) quant__recip(sbuf, len);
 }
 
-QUANT__PRIVATE void quant__run(const quant__plan *p)
+/* Short runs of one scale: the row's pattern of scales and zero points is
+   laid out on the stack, reciprocals taken once, and the kernel walks it
+   as a vector of scales over as many rows as fit, or over the row a chunk
+   at a time. */
+QUANT__NOINLINE void quant__run_short(const quant__plan *p)
 {
-    const size_t C = p->channels, inner = p->inner, row = C * inner;
-    int32_t z = quant__zp_at(p, 0);
-    size_t o, c;
+    const int32_t z = quant__zp_at(p, 0);
+#if QUANT__CHUNK >= 64
+    float sbuf[QUANT__CHUNK];
+#else
+    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
+#endif
+    int32_t zbuf[QUANT__CHUNK];
+    const size_t row = p->channels * p->inner;
+    const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
+    const size_t zstep = p->n_zps > 1 ? 1 : 0;
+    size_t o, e0;
     if (row == 0 || p->outer == 0) return;
-    if (p->n_scales <= 1 && p->n_zps <= 1) {
-        quant__kernel(p, 0, p->outer * row, p->scales, 0, &z, 0, p->flags);
+#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
+    if (row <= QUANT__CHUNK) {
+        const size_t rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+        quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
+        for (o = 0; o < p->outer; o += rows)
+            quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
+                          zstep ? zbuf : &z, zstep, p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u));
         return;
     }
-    if (inner >= QUANT__LONG_RUN) {
+#endif
+    {
+        /* reciprocals pay for themselves once a few rows share them (and
+           a vector unit takes them); on the last axis the scales, and s32
+           zero points, can be read in place, a whole row per call */
+        const int given = recip && p->outer >= 4 && QUANT_SIMD != QUANT_SIMD_SCALAR;
+        const int direct = p->inner == 1 && !given;
+        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
+        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
+        const unsigned f = p->flags | (given ? QUANT__F_RECIP_GIVEN : 0u);
+        for (e0 = 0; e0 < row; e0 += step) {
+            const size_t len = row - e0 < step ? row - e0 : step;
+            const float *sc = direct ? p->scales + e0 : sbuf;
+            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
+            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, f);
+        }
+    }
+}
+
+QUANT__NOINLINE void quant__run(const quant__plan *p)
+{
+    const size_t C = p->channels, inner = p->inner;
+    int32_t z = quant__zp_at(p, 0);
+    size_t o, c;
+    if (C == 0 || inner == 0 || p->outer == 0) return;
+    if (p->n_scales <= 1 && p->n_zps <= 1) {
+        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, p->flags);
+    } else {
         /* long runs of one scale: a call each */
         for (o = 0; o < p->outer; ++o)
             for (c = 0; c < C; ++c) {
@@ -1366,113 +1461,91 @@ QUANT__PRIVATE void quant__run(const quant__plan *p)
                 quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
                               p->flags);
             }
-        return;
-    }
-    {
-        /* short runs: the row's pattern of scales and zero points is laid
-           out on the stack, reciprocals taken once, and the kernel walks
-           it as a vector of scales over as many rows as fit, or over the
-           row a chunk at a time */
-        float sbuf[QUANT__CHUNK];
-        int32_t zbuf[QUANT__CHUNK];
-        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
-        const size_t zstep = p->n_zps > 1 ? 1 : 0;
-        size_t e0;
-        if (row <= QUANT__CHUNK) {
-            const size_t rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
-            const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
-            quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
-            for (o = 0; o < p->outer; o += rows)
-                quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
-                              zstep ? zbuf : &z, zstep, f);
-            return;
-        }
-        for (e0 = 0; e0 < row; e0 += QUANT__CHUNK) {
-            const size_t len = row - e0 < QUANT__CHUNK ? row - e0 : QUANT__CHUNK;
-            /* reciprocals pay for themselves once a few rows share them;
-               on the last axis the scales (and s32 zero points) can be
-               read in place */
-            const int given = recip && p->outer >= 4;
-            const int direct = inner == 1 && !given;
-            const int zdirect = inner == 1 && p->zp_kind == QUANT__ZP_S32;
-            const float *sc = direct ? p->scales + e0 : sbuf;
-            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
-            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
-            for (o = 0; o < p->outer; ++o)
-                quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep,
-                              p->flags | (given ? QUANT__F_RECIP_GIVEN : 0u));
-        }
     }
 }
 
 /* Shared by all four operations: static and dynamic ops differ only in
    where scales and zero points come from (attrs lists, or tensors). */
-QUANT__PRIVATE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
-                                      const quant_attrs *attrs, int quantize, int dynamic,
-                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
+QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
+                                            const quant_attrs *attrs, int quantize, int dynamic,
+                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
 {
-    quant_attrs a = attrs ? *attrs : quant_attrs_default();
-    quant__plan p;
+    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
+    const quant_attrs *a = attrs ? attrs : &defaults;
     size_t n, n_sc, n_zp, sbytes, dbytes;
     quant_status st;
 
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
     if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
-    if ((st = quant__check_attrs(&a, !dynamic)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, &a, quantize, &p, &n)) != QUANT_OK) return st;
+    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n)) != QUANT_OK) return st;
 
     /* scales */
     if (dynamic) {
         if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
-        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a.qtype == QUANT_PER_TENSOR))
+        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
             return QUANT_ERR_SCALES;
         if (quant__count(scales_t, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
-        p.scales = (const float *)scales_t->data;
+        plan->scales = (const float *)scales_t->data;
     } else {
-        n_sc = a.n_scales;
-        p.scales = a.scales;
+        n_sc = a->n_scales;
+        plan->scales = a->scales;
     }
-    if (a.qtype == QUANT_PER_TENSOR ? n_sc != 1 : n_sc != p.channels) return QUANT_ERR_SCALES;
-    p.n_scales = n_sc;
-    if ((st = quant__check_scale_values(p.scales, n_sc)) != QUANT_OK) return st;
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : n_sc != plan->channels) return QUANT_ERR_SCALES;
+    plan->n_scales = n_sc;
+    if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
 
     /* zero points */
-    p.zps = NULL;
-    p.zp_kind = QUANT__ZP_NONE;
-    p.n_zps = 0;
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
     if (dynamic && zps_t != NULL) {
-        if (zps_t->dtype == QUANT_S8) p.zp_kind = QUANT__ZP_S8;
-        else if (zps_t->dtype == QUANT_U8) p.zp_kind = QUANT__ZP_U8;
-        else if (zps_t->dtype == QUANT_S32) p.zp_kind = QUANT__ZP_S32;
+        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
+        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
+        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
         else return QUANT_ERR_ZPS;
-        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a.qtype == QUANT_PER_TENSOR))
+        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
             return QUANT_ERR_ZPS;
         if (quant__count(zps_t, &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__zp_count_ok(&p, &a, n_zp)) return QUANT_ERR_ZPS;
-        p.zps = zps_t->data;
-        p.n_zps = n_zp;
-    } else if (!dynamic && a.zps != NULL) {
-        if (!quant__zp_count_ok(&p, &a, a.n_zps)) return QUANT_ERR_ZPS;
-        p.zps = a.zps;
-        p.zp_kind = QUANT__ZP_I64;
-        p.n_zps = a.n_zps;
+        if (!quant__zp_count_ok(plan, a, n_zp)) return QUANT_ERR_ZPS;
+        plan->zps = zps_t->data;
+        plan->n_zps = n_zp;
+    } else if (!dynamic && a->zps != NULL) {
+        if (!quant__zp_count_ok(plan, a, a->n_zps)) return QUANT_ERR_ZPS;
+        plan->zps = a->zps;
+        plan->zp_kind = QUANT__ZP_I64;
+        plan->n_zps = a->n_zps;
     }
-    if ((st = quant__check_zp_values(&p)) != QUANT_OK) return st;
+    if ((st = quant__check_zp_values(plan)) != QUANT_OK) return st;
 
     /* memory: dst must not overlap what the op still has to read */
     sbytes = n * quant__dtype_size(src->dtype);
     dbytes = n * quant__dtype_size(dst->dtype);
     if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (quant__overlap(p.scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (p.zps && quant__overlap(p.zps, p.n_zps * (p.zp_kind == QUANT__ZP_I64 ? 8u :
-                                                  p.zp_kind == QUANT__ZP_S32 ? 4u : 1u),
+    if (quant__overlap(plan->scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * (plan->zp_kind == QUANT__ZP_I64 ? 8u :
+                                                  plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u),
                                 dst->data, dbytes))
         return QUANT_ERR_OVERLAP;
 
-    p.flags = quant__flags(&a, p.qdtype);
-    quant__run(&p);
+    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
+    return QUANT_OK;
+}
+
+/* Validation runs in its own frame, gone before the kernels run: the
+   deepest call chain stays within a firmware stack budget. */
+QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
+                                      const quant_attrs *attrs, int quantize, int dynamic,
+                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    quant__plan p;
+    const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
+    if (st != QUANT_OK) return st;
+    /* siblings, not nested, to keep the deepest stack shallow */
+    if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
+    else quant__run(&p);
     return QUANT_OK;
 }
 
@@ -1625,7 +1698,10 @@ QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
     for (; *s; ++s) {
         const unsigned d = (unsigned)(*s - '0');
         if (d > 9) return QUANT_ERR_PARSE;
-        if (v > ((neg ? limit_neg : limit_pos) - d) / 10) return QUANT_ERR_PARSE;
+        /* v * 10 + d <= limit, with the divisions done by the compiler */
+        if (neg ? (v > limit_neg / 10 || (v == limit_neg / 10 && d > limit_neg % 10))
+                : (v > limit_pos / 10 || (v == limit_pos / 10 && d > limit_pos % 10)))
+            return QUANT_ERR_PARSE;
         v = v * 10 + d;
     }
     *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;

@@ -46,6 +46,8 @@ CC=clang config clang "--no-suite compile" $native
 CC=clang config clang-sanitize "--no-suite compile" $native -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"
 config aarch64     "" --cross-file "$here/cross/aarch64.txt"
 config armhf       "" --cross-file "$here/cross/armhf.txt"
+config cortex-m4   "" --cross-file "$here/cross/cortex-m4.txt"
+config cortex-m0   "" --cross-file "$here/cross/cortex-m0.txt"
 }
 
 python3 - "$out/configs.txt" "$cfg_failed" <<'PY'
