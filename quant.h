@@ -63,6 +63,8 @@
 
    Validation runs to completion before the first write: on any error the
    operation returns a non-zero quant_status and leaves dst untouched.
+   Beyond SPEC section 4: f32 and s32 data (src, dst, scales and zero-point
+   tensors) must be 4-byte aligned, or the status is QUANT_ERR_ALIGN.
 */
 #ifndef QUANT_H_INCLUDED
 #define QUANT_H_INCLUDED
@@ -123,7 +125,8 @@ typedef struct quant_attrs {
 typedef enum quant_status {
     QUANT_OK = 0, QUANT_ERR_NULL, QUANT_ERR_DTYPE, QUANT_ERR_RANK, QUANT_ERR_SHAPE,
     QUANT_ERR_QTYPE, QUANT_ERR_AXIS, QUANT_ERR_SCALES, QUANT_ERR_SCALE_VALUE, QUANT_ERR_ZPS,
-    QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE
+    QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE,
+    QUANT_ERR_ALIGN  /* f32 or s32 data not on a 4-byte boundary */
 } quant_status;
 
 /* per_tensor, axis 1, exact, saturate, no lists */
@@ -1212,6 +1215,13 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
     return QUANT_OK;
 }
 
+/* f32 and s32 elements are read as such, so their data must sit on a
+   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
+QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
+{
+    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
+}
+
 QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
 {
     if (a->rounding != QUANT_ROUND_EXACT) {
@@ -1256,6 +1266,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     for (i = 0; i < src->rank; ++i)
         if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
 
     p->quantize = (unsigned char)quantize;
     p->qdtype = q->dtype;
@@ -1487,6 +1498,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
             return QUANT_ERR_SCALES;
         if (quant__count(scales_t, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
         plan->scales = (const float *)scales_t->data;
     } else {
         n_sc = a->n_scales;
@@ -1509,6 +1521,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
             return QUANT_ERR_ZPS;
         if (quant__count(zps_t, &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
         if (!quant__zp_count_ok(plan, a, n_zp)) return QUANT_ERR_ZPS;
         plan->zps = zps_t->data;
         plan->n_zps = n_zp;
@@ -1654,6 +1667,7 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_ATTR:        return "unknown attribute name or value";
     case QUANT_ERR_OVERLAP:     return "dst overlaps memory the operation reads";
     case QUANT_ERR_PARSE:       return "string does not parse";
+    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
     }
     return "unknown status";
 }

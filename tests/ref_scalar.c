@@ -27,3 +27,22 @@ void ref_f8_to_f32(const uint8_t *src, float *dst, size_t n, const float *scale,
     quant__f8_to_f32(src, dst, n, scale, sstep, flags);
 }
 const char *ref_backend(void) { return quant_backend(); }
+
+quant_status ref_quantize(const quant_tensor *src, quant_tensor *dst, const quant_attrs *attrs)
+{
+    return quant_quantize(src, dst, attrs);
+}
+quant_status ref_dequantize(const quant_tensor *src, quant_tensor *dst, const quant_attrs *attrs)
+{
+    return quant_dequantize(src, dst, attrs);
+}
+quant_status ref_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales, const quant_tensor *zps,
+                                  quant_tensor *dst, const quant_attrs *attrs)
+{
+    return quant_dynamic_quantize(src, scales, zps, dst, attrs);
+}
+quant_status ref_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales, const quant_tensor *zps,
+                                    quant_tensor *dst, const quant_attrs *attrs)
+{
+    return quant_dynamic_dequantize(src, scales, zps, dst, attrs);
+}

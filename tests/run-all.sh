@@ -33,17 +33,20 @@ config() { # name, meson test args (quoted, one string), meson setup args...
 native="-Dsimd=native"
 config native      "--setup=full"  $native
 [ "${QUICK:-0}" = 1 ] || {
-config scalar      "--no-suite compile" -Dsimd=scalar
-config sse2        "--no-suite compile" -Dsimd=sse2
-config avx2        "--no-suite compile" -Dsimd=avx2
-config avx512      "--no-suite compile" -Dsimd=avx512
-config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0
-config O2          "--no-suite compile" $native -Doptimization=2
-config contract-fast "--no-suite compile" $native "-Dc_args=-ffp-contract=fast"
-config contract-off  "--no-suite compile" $native "-Dc_args=-ffp-contract=off"
-config sanitize    "--no-suite compile" $native -Db_sanitize=address,undefined -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"
-CC=clang config clang "--no-suite compile" $native
-CC=clang config clang-sanitize "--no-suite compile" $native -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all"
+config scalar      "--no-suite compile" -Dsimd=scalar -Dbench=false
+config sse2        "--no-suite compile" -Dsimd=sse2 -Dbench=false
+config avx2        "--no-suite compile" -Dsimd=avx2 -Dbench=false
+config avx512      "--no-suite compile" -Dsimd=avx512 -Dbench=false
+config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0 -Dbench=false
+config O2          "--no-suite compile" $native -Doptimization=2 -Dbench=false
+config contract-fast "--no-suite compile" $native "-Dc_args=-ffp-contract=fast" -Dbench=false
+config contract-off  "--no-suite compile" $native "-Dc_args=-ffp-contract=off" -Dbench=false
+config sanitize    "--no-suite compile" $native -Db_sanitize=address,undefined -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all" -Dbench=false
+CC=clang config clang "--no-suite compile" $native -Dbench=false
+CC=clang config clang-sanitize "--no-suite compile" $native -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized "-Dc_args=-fno-sanitize-recover=all" -Dbench=false
+# valgrind has no AVX-512: memcheck runs the AVX2 build
+config valgrind    "--no-suite compile --wrapper=$here/tests/valgrind.sh --timeout-multiplier=10" -Dsimd=avx2 -Dbuildtype=debugoptimized -Dbench=false
+CC=clang config fuzz "--suite fuzz" $native -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized -Dbench=false "-Dc_args=-fno-sanitize-recover=all"
 config aarch64     "" --cross-file "$here/cross/aarch64.txt"
 config armhf       "" --cross-file "$here/cross/armhf.txt"
 config cortex-m4   "" --cross-file "$here/cross/cortex-m4.txt"

@@ -267,6 +267,22 @@ int main(void)
     t = ten(QUANT_S8, 1, 8, 0, (uint8_t *)fdst + 4); t2 = ten(QUANT_F32, 1, 8, 0, fdst);
     EXPECT(quant_dequantize(&t, &t2, &a), QUANT_ERR_OVERLAP, "dequantize src inside dst");
 
+    /* ALIGN (beyond SPEC): f32 and s32 data must sit on 4 bytes */
+    t = ten(QUANT_F32, 1, 4, 0, (uint8_t *)fsrc + 1);
+    t2 = ten(QUANT_S8, 1, 4, 0, qdst);
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_ERR_ALIGN, "f32 src at an odd address");
+    t = ten(QUANT_S8, 1, 4, 0, qsrc); t2 = ten(QUANT_F32, 1, 4, 0, (uint8_t *)fdst + 2);
+    EXPECT(quant_dequantize(&t, &t2, &a), QUANT_ERR_ALIGN, "f32 dst at an odd address");
+    t = ten(QUANT_F32, 1, 1, 0, (uint8_t *)fdst + 8 * 4 + 1);
+    EXPECT(quant_dynamic_quantize(&f, &t, NULL, &q, NULL), QUANT_ERR_ALIGN, "f32 scales at an odd address");
+    {
+        static int32_t zbuf32[4];
+        t = ten(QUANT_S32, 1, 1, 0, (uint8_t *)zbuf32 + 1);
+        EXPECT(quant_dynamic_quantize(&f, &sc, &t, &q, NULL), QUANT_ERR_ALIGN, "s32 zps at an odd address");
+    }
+    t = ten(QUANT_F32, 1, 4, 0, fsrc); t2 = ten(QUANT_S8, 1, 4, 0, qdst + 3);
+    EXPECT(quant_quantize(&t, &t2, &a), QUANT_OK, "s8 dst at an odd address");
+
     /* an empty tensor is valid, may have NULL data, writes nothing */
     t = ten(QUANT_F32, 2, 3, 0, NULL); t2 = ten(QUANT_S8, 2, 3, 0, NULL);
     EXPECT(quant_quantize(&t, &t2, &a), QUANT_OK, "empty tensor, NULL data");
