@@ -1292,6 +1292,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
 
 QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
 {
+    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
     return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
 }
 
