@@ -765,6 +765,7 @@ QUANT__INLINE quant__vi quant__cvt(quant__vf v)
     return vsubq_s32(vreinterpretq_s32_f32(vaddq_f32(v, magic)), vreinterpretq_s32_f32(magic));
 }
 #define QUANT__CVT_NEEDS_RANGE 1
+#define QUANT__NAN_KEEPS_SIGN 0
 QUANT__INLINE int quant__any(quant__vm m)
 {
     const uint32x2_t h = vorr_u32(vget_low_u32(m), vget_high_u32(m));
@@ -821,6 +822,12 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 
 #ifndef QUANT__CVT_NEEDS_RANGE
 #  define QUANT__CVT_NEEDS_RANGE 0 /* converts of out-of-range floats saturate or give INT_MIN */
+#endif
+/* x86 and AArch64 (FPCR.DN clear, the Linux default) pass a NaN operand
+   through x / s and x * r with its sign; 32-bit NEON always makes the
+   default NaN, so the sign is taken from x there. */
+#ifndef QUANT__NAN_KEEPS_SIGN
+#  define QUANT__NAN_KEEPS_SIGN 1
 #endif
 
 /* ---- the kernels, once for every backend ------------------------------- */
@@ -981,18 +988,27 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
     const quant__f8fmt m = quant__f8_format(f);
     const quant__vi u = quant__asi(v), a = quant__and(u, quant__seti(0x7FFFFFFF));
     const quant__vi sign = quant__and(quant__srl(u, 24), quant__seti(0x80));
-    const quant__vi xsign = quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80));
     const quant__vi magic = quant__seti((int32_t)m.magic);
     const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__asf(magic))), magic);
     const quant__vi odd = quant__and(quant__srl(a, m.shift), quant__seti(1));
     const quant__vi nrm = quant__srl(quant__addi(quant__subi(a, quant__seti((int32_t)m.rebias)),
                                                  quant__addi(quant__seti((int32_t)((1u << (m.shift - 1)) - 1u)), odd)),
                                      m.shift);
+    const quant__vi ov = quant__seti((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code);
+    const quant__vm big = quant__gt(a, quant__seti((int32_t)m.overflow)); /* overflow, Inf and NaN */
     quant__vi code = quant__sel(quant__gt(quant__seti((int32_t)m.min_normal), a), sub, nrm);
-    code = quant__sel(quant__gt(a, quant__seti((int32_t)m.overflow)),
-                      quant__seti((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code), code);
-    code = quant__or(code, sign);
-    return quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__or(quant__seti(0x7F), xsign), code);
+#if QUANT__NAN_KEEPS_SIGN
+    /* a NaN quotient carries x's sign here, so one sign serves all lanes;
+       e4m3's inf_nan overflow code is its NaN code already */
+    (void)x;
+    if ((f & QUANT__F_INF_NAN) && !(f & QUANT__F_E5M2)) code = quant__sel(big, ov, code);
+    else code = quant__sel(big, quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7F), ov), code);
+    return quant__or(code, sign);
+#else
+    code = quant__or(quant__sel(big, ov, code), sign);
+    return quant__sel(quant__gt(a, quant__seti(0x7F800000)),
+                      quant__or(quant__seti(0x7F), quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80))), code);
+#endif
 }
 
 QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_t n,
@@ -1002,6 +1018,20 @@ QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_
     const quant__vf s1 = quant__setf(scale[0]), r1 = quant__setf(quant__recip_of(scale, f));
     size_t i = 0;
     quant__vf s, r;
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+        quant__vi q[4];
+        int k, ok = 1;
+        for (k = 0; k < 4; ++k) {
+            const size_t j = i + (size_t)k * QUANT__W;
+            const quant__vf x = quant__ldf(src + j);
+            quant__v_scale_at(scale, j, f, s1, r1, &s, &r);
+            ok &= QUANT__SCALES_OK(s);
+            q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f);
+        }
+        /* codes are 0..255: the saturating packs pass them through */
+        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0);
+        else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, f);
+    }
     for (; i + QUANT__W <= n; i += QUANT__W) {
         const quant__vf x = quant__ldf(src + i);
         quant__v_scale_at(scale, i, f, s1, r1, &s, &r);
