@@ -1429,6 +1429,20 @@ QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, 
 {
     size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
     if (!sbuf && !zbuf) return;
+    if (p->inner == 1 && pos == 0) {
+        /* the last axis from a row start: copy one row, then repeat it */
+        const size_t first = len < period ? len : period;
+        for (k = 0; k < first; ++k) {
+            if (sbuf) sbuf[k] = p->scales[k];
+            if (zbuf) zbuf[k] = quant__zp_at(p, k);
+        }
+        for (k = first; k < len; ++k) {
+            if (sbuf) sbuf[k] = sbuf[k - period];
+            if (zbuf) zbuf[k] = zbuf[k - period];
+        }
+        if (sbuf && recip) quant__recip(sbuf, len);
+        return;
+    }
     for (k = 0; k < len; ++k) {
         if (sbuf) sbuf[k] = p->scales[c];
         if (zbuf) zbuf[k] = quant__zp_at(p, c);
@@ -1454,12 +1468,14 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
 #endif
     int32_t zbuf[QUANT__CHUNK];
     const size_t row = p->channels * p->inner;
-    const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
     const size_t zstep = p->n_zps > 1 ? 1 : 0;
     size_t o, e0;
     if (row == 0 || p->outer == 0) return;
 #if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
     if (row <= QUANT__CHUNK) {
+        /* the whole pattern fits: lay out as many rows as fit, with
+           reciprocals for a multiply rounding, once for the whole tensor */
+        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
         const size_t rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
         quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
         for (o = 0; o < p->outer; o += rows)
@@ -1469,10 +1485,10 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
     }
 #endif
     {
-        /* reciprocals pay for themselves once a few rows share them (and
-           a vector unit takes them); on the last axis the scales, and s32
-           zero points, can be read in place, a whole row per call */
-        const int given = recip && p->outer >= 4 && QUANT_SIMD != QUANT_SIMD_SCALAR;
+        /* on the last axis the scales, and s32 zero points, are read in
+           place, a whole row per call; reciprocals are not laid out here,
+           as that would take the rows chunk by chunk, across memory */
+        const int given = 0;
         const int direct = p->inner == 1 && !given;
         const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
         const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
