@@ -552,6 +552,8 @@ QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm_div_ps
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm_and_ps(v, _mm_cmpord_ps(v, v)); }
+/* any NaN among a and b */
+QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b) { return _mm_movemask_ps(_mm_cmpunord_ps(a, b)) != 0; }
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm_cvtepi32_ps(v); }
 QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm_castps_si128(v); }
@@ -611,6 +613,10 @@ QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm256_div
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm256_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm256_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q)); }
+QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0;
+}
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm256_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm256_cvtepi32_ps(v); }
 QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm256_castps_si256(v); }
@@ -676,6 +682,11 @@ QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
 {
     return _mm512_fixupimm_ps(v, v, _mm512_set1_epi32(0x11111188), 0);
 }
+#define QUANT__NAN_CHEAP 1 /* one instruction a vector: no block test needed */
+QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+{
+    return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0;
+}
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm512_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm512_cvtepi32_ps(v); }
 QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm512_castps_si512(v); }
@@ -738,6 +749,12 @@ QUANT__INLINE quant__vf quant__asf(quant__vi v) { return vreinterpretq_f32_s32(v
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
 {
     return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), vceqq_f32(v, v)));
+}
+QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+{
+    const uint32x4_t ordered = vandq_u32(vceqq_f32(a, a), vceqq_f32(b, b));
+    const uint32x2_t h = vand_u32(vget_low_u32(ordered), vget_high_u32(ordered));
+    return (vget_lane_u32(h, 0) & vget_lane_u32(h, 1)) != 0xFFFFFFFFu;
 }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return vcvtq_f32_s32(v); }
 #if defined(__aarch64__)
@@ -829,6 +846,12 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 #ifndef QUANT__NAN_KEEPS_SIGN
 #  define QUANT__NAN_KEEPS_SIGN 1
 #endif
+/* Where zeroing NaN lanes takes a compare and a mask, a block of four
+   vectors is first tested for NaN (rare in real data) and zeroed only
+   when it has one. */
+#ifndef QUANT__NAN_CHEAP
+#  define QUANT__NAN_CHEAP 0
+#endif
 
 /* ---- the kernels, once for every backend ------------------------------- */
 
@@ -903,19 +926,23 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                range while |z| <= QUANT__ZP_PACK. */
             const int32_t z16 = before ? 0 : z1;
             for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+                quant__vf v[4];
                 quant__vi q[4];
-                int k, ok = 1;
+                int k, ok = 1, nan = QUANT__NAN_CHEAP;
                 for (k = 0; k < 4; ++k) {
                     const size_t j = i + (size_t)k * QUANT__W;
-                    quant__vf v;
                     quant__v_scale_at(scale, j, f, s1, r1, &s, &r);
                     ok &= QUANT__SCALES_OK(s);
-                    v = quant__zero_nan(quant__v_quotient(quant__ldf(src + j), s, r, f));
-                    v = quant__min(before ? quant__add(v, zf) : v, vhi);
+                    v[k] = quant__v_quotient(quant__ldf(src + j), s, r, f);
+                }
+                if (!QUANT__NAN_CHEAP) nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
+                for (k = 0; k < 4; ++k) {
+                    quant__vf w = nan ? quant__zero_nan(v[k]) : v[k];
+                    w = quant__min(before ? quant__add(w, zf) : w, vhi);
 #if QUANT__CVT_NEEDS_RANGE
-                    v = quant__max(v, vlo);
+                    w = quant__max(w, vlo);
 #endif
-                    q[k] = quant__cvt(v);
+                    q[k] = quant__cvt(w);
                 }
                 if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
                 else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, zp, 0, f);
