@@ -283,6 +283,34 @@ int main(void)
     t = ten(QUANT_F32, 1, 4, 0, fsrc); t2 = ten(QUANT_S8, 1, 4, 0, qdst + 3);
     EXPECT(quant_quantize(&t, &t2, &a), QUANT_OK, "s8 dst at an odd address");
 
+    /* rank 12 with every dim 1: one element, any axis */
+    {
+        quant_tensor t12 = ten(QUANT_F32, QUANT_MAX_RANK, 1, 1, fsrc), q12 = ten(QUANT_S8, QUANT_MAX_RANK, 1, 1, qdst);
+        int d;
+        for (d = 0; d < QUANT_MAX_RANK; ++d) t12.dims[d] = q12.dims[d] = 1;
+        fsrc[0] = 3.0f;
+        EXPECT(quant_quantize(&t12, &q12, &a), QUANT_OK, "rank 12, per tensor");
+        CHECK(qdst[0] == 6, "rank 12 value %d", qdst[0]);
+        b = a; b.qtype = QUANT_PER_CHANNEL; b.axis = 11;
+        EXPECT(quant_quantize(&t12, &q12, &b), QUANT_OK, "rank 12, axis 11");
+        b.axis = -12;
+        EXPECT(quant_quantize(&t12, &q12, &b), QUANT_OK, "rank 12, axis -12");
+        b.axis = 12;
+        EXPECT(quant_quantize(&t12, &q12, &b), QUANT_ERR_AXIS, "rank 12, axis 12");
+        b.axis = -13;
+        EXPECT(quant_quantize(&t12, &q12, &b), QUANT_ERR_AXIS, "rank 12, axis -13");
+        fsrc[0] = 0.0f;
+    }
+    /* dims whose product passes SIZE_MAX while each is small */
+    {
+        quant_tensor big = ten(QUANT_F32, 4, 1, 1, fsrc), bq = ten(QUANT_S8, 4, 1, 1, qdst);
+        int d;
+        for (d = 0; d < 4; ++d) big.dims[d] = bq.dims[d] = (int64_t)1 << 17; /* 2^68 elements */
+        EXPECT(quant_quantize(&big, &bq, &a), QUANT_ERR_SHAPE, "2^68 elements");
+        big.dims[3] = bq.dims[3] = 0; /* a zero dim makes it empty, and valid */
+        EXPECT(quant_quantize(&big, &bq, &a), QUANT_OK, "2^51 x 0 elements");
+    }
+
     /* an empty tensor is valid, may have NULL data, writes nothing */
     t = ten(QUANT_F32, 2, 3, 0, NULL); t2 = ten(QUANT_S8, 2, 3, 0, NULL);
     EXPECT(quant_quantize(&t, &t2, &a), QUANT_OK, "empty tensor, NULL data");
