@@ -75,6 +75,19 @@ O_UNUSED static double o_f8_magnitude(int code, int fmt)
 
 O_UNUSED static int o_f8_maxcode(int fmt) { return fmt == 0 ? 0x7E : 0x7B; }
 
+/* the magnitudes of the positive codes, from the formula above, once */
+O_UNUSED static double o_f8_table(int code, int fmt)
+{
+    static double table[2][128];
+    static int ready[2];
+    if (!ready[fmt]) {
+        int c;
+        for (c = 0; c < 128; ++c) table[fmt][c] = o_f8_magnitude(c, fmt);
+        ready[fmt] = 1;
+    }
+    return table[fmt][code];
+}
+
 O_UNUSED static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
 {
     int sign, best, lo, hi, maxc = o_f8_maxcode(fmt);
@@ -89,11 +102,11 @@ O_UNUSED static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
         lo = 0; hi = maxc + 1;
         while (hi - lo > 1) {
             int mid = (lo + hi) / 2;
-            if (o_f8_magnitude(mid, fmt) <= a) lo = mid; else hi = mid;
+            if (o_f8_table(mid, fmt) <= a) lo = mid; else hi = mid;
         }
         {
-            double below = o_f8_magnitude(lo, fmt);
-            double above = lo + 1 <= maxc ? o_f8_magnitude(lo + 1, fmt) : top;
+            double below = o_f8_table(lo, fmt);
+            double above = lo + 1 <= maxc ? o_f8_table(lo + 1, fmt) : top;
             double dl = a - below, du = above - a;
             best = dl < du ? lo : du < dl ? lo + 1 : ((lo & 1) ? lo + 1 : lo);
         }
