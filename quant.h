@@ -42,7 +42,7 @@
 
      rounding   integer quantize q                   who does it this way
      exact      sat(rne(fl(fl(x / s) + (float)z)))   the seed formula (default)
-     onednn     sat(rne(fl(fl(x * fl(1/s)) + z)))    oneDNN reorder
+     onednn     sat(rne(fl(fl(x * fl(1/s)) + (float)z)))  oneDNN reorder
      onnx       sat(rne(fl(x / s)) + z)              ONNX QuantizeLinear, MLAS
      torch      sat(rne(fl(x * fl(1/s))) + z)        PyTorch/FBGEMM, XNNPACK
 
@@ -62,9 +62,12 @@
    barrier before any addition).
 
    Validation runs to completion before the first write: on any error the
-   operation returns a non-zero quant_status and leaves dst untouched.
-   Beyond SPEC section 4: f32 and s32 data (src, dst, scales and zero-point
-   tensors) must be 4-byte aligned, or the status is QUANT_ERR_ALIGN.
+   operation returns a non-zero quant_status and leaves dst untouched. The
+   statuses are listed with quant_status below and tabled in the README.
+   Two rules go beyond the oneDNN documents: f32 and s32 data (src, dst,
+   scales and zero-point tensors) must be 4-byte aligned (QUANT_ERR_ALIGN),
+   and dst may not overlap the scales or zero points it is computed from
+   (QUANT_ERR_OVERLAP).
 */
 #ifndef QUANT_H_INCLUDED
 #define QUANT_H_INCLUDED
