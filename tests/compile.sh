@@ -26,6 +26,8 @@ for cc in gcc clang; do
             try "run $cc -std=$std $simd" "$out/api"
         done
     done
+    try "$cc QUANT_NO_F8 QUANT_ONLY_EXACT" $cc -std=c99 $warn -I"$src" "$src/tests/config_macros.c" -o "$out/cfg"
+    try "run $cc QUANT_NO_F8 QUANT_ONLY_EXACT" "$out/cfg"
     try "$cc QUANT_STATIC in two units" $cc -std=c99 $warn -I"$src" "$src/tests/static_a.c" "$src/tests/static_b.c" -o "$out/static"
     try "run $cc QUANT_STATIC" "$out/static"
     # -ffast-math must stop the build, saying why
