@@ -577,6 +577,7 @@ QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b)
 {
     return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
 }
+QUANT__INLINE quant__vi quant__mini(quant__vi a, quant__vi b) { return quant__sel(quant__gt(a, b), b, a); }
 QUANT__INLINE int quant__any(quant__vm m) { return _mm_movemask_epi8(m) != 0; }
 QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
 {
@@ -637,6 +638,7 @@ QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return _mm256_sll_
 QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return _mm256_cmpgt_epi32(a, b); }
 QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return _mm256_cmpeq_epi32(a, b); }
 QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return _mm256_blendv_epi8(b, a, m); }
+QUANT__INLINE quant__vi quant__mini(quant__vi a, quant__vi b) { return _mm256_min_epi32(a, b); }
 QUANT__INLINE int quant__any(quant__vm m) { return _mm256_movemask_epi8(m) != 0; }
 QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
 {
@@ -707,6 +709,7 @@ QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return _mm512_sll_
 QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return _mm512_cmpgt_epi32_mask(a, b); }
 QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return _mm512_cmpeq_epi32_mask(a, b); }
 QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return _mm512_mask_blend_epi32(m, b, a); }
+QUANT__INLINE quant__vi quant__mini(quant__vi a, quant__vi b) { return _mm512_min_epi32(a, b); }
 QUANT__INLINE int quant__any(quant__vm m) { return m != 0; }
 QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
 {
@@ -730,6 +733,88 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
         _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), q));
 }
 #define QUANT__SCALES_OK(s) 1
+
+#if defined(__AVX512VBMI__) && !defined(QUANT_NO_F8)
+/* With VBMI, f8 decode is a lookup, 64 codes at a time. Every f8 value
+   fits in the high half of an f32 (a bf16), so two byte permutes over 128
+   magnitudes give its two bytes, the code's sign joins the top one, and
+   unpacking with zeros below makes the f32s. NaN codes give the quiet NaN
+   0x7FC00000 with the code's sign, as quant__f8_dec does; multiplying by
+   the scale keeps it. The tables are quant__f8_dec's values; test_backend
+   compares this path with the scalar one on all 256 codes. */
+#define QUANT__F8_DEC64 1
+static const unsigned char quant__f8_bytes[2][2][128] = {
+    { /* e4m3: high bytes, then the bytes below them */
+      {
+       0x00, 0x3B, 0x3B, 0x3B, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C,
+       0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
+       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E,
+       0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
+       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
+       0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
+       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42,
+       0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x7F },
+      {
+       0x00, 0x00, 0x80, 0xC0, 0x00, 0x20, 0x40, 0x60, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xC0 } },
+    { /* e5m2: high bytes, then the bytes below them */
+      {
+       0x00, 0x37, 0x38, 0x38, 0x38, 0x38, 0x38, 0x38, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39,
+       0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B,
+       0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
+       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
+       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
+       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43,
+       0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45,
+       0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x47, 0x47, 0x47, 0x47, 0x7F, 0x7F, 0x7F, 0x7F },
+      {
+       0x00, 0x80, 0x00, 0x40, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xC0, 0xC0, 0xC0 } },
+};
+typedef struct quant__f8tab { __m512i hi0, hi1, lo0, lo1, order, sign; } quant__f8tab;
+/* byte 16L + 4k + j takes code 16k + 4L + j: after the in-lane unpacks,
+   vector k holds codes 16k .. 16k+15 in order */
+#define QUANT__ORDER(L) 4 * L, 4 * L + 1, 4 * L + 2, 4 * L + 3, 16 + 4 * L, 17 + 4 * L, 18 + 4 * L, 19 + 4 * L, \
+                        32 + 4 * L, 33 + 4 * L, 34 + 4 * L, 35 + 4 * L, 48 + 4 * L, 49 + 4 * L, 50 + 4 * L, 51 + 4 * L
+static const unsigned char quant__f8_order[64] = { QUANT__ORDER(0), QUANT__ORDER(1), QUANT__ORDER(2), QUANT__ORDER(3) };
+#undef QUANT__ORDER
+QUANT__INLINE quant__f8tab quant__dec64_init(int e5)
+{
+    quant__f8tab t;
+    t.hi0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][0]);
+    t.hi1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][0] + 64));
+    t.lo0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][1]);
+    t.lo1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][1] + 64));
+    t.order = _mm512_loadu_si512((const void *)quant__f8_order);
+    t.sign = _mm512_set1_epi8((char)0x80);
+    return t;
+}
+/* the unscaled values of codes p[0..63], 16 to a vector */
+QUANT__INLINE void quant__dec64(const quant__f8tab *t, const uint8_t *p, quant__vf v[4])
+{
+    const __m512i c = _mm512_permutexvar_epi8(t->order, _mm512_loadu_si512((const void *)p));
+    const __m512i lo = _mm512_permutex2var_epi8(t->lo0, c, t->lo1);
+    const __m512i hi = _mm512_ternarylogic_epi32(_mm512_permutex2var_epi8(t->hi0, c, t->hi1), c, t->sign,
+                                                 0xF8); /* hi | (c & sign) */
+    const __m512i w0 = _mm512_unpacklo_epi8(lo, hi), w1 = _mm512_unpackhi_epi8(lo, hi), z = _mm512_setzero_si512();
+    v[0] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w0));
+    v[1] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w0));
+    v[2] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w1));
+    v[3] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w1));
+}
+#endif
 
 #elif QUANT_SIMD == QUANT_SIMD_NEON
 #define QUANT__BACKEND_NAME "neon"
@@ -819,6 +904,7 @@ QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return vshlq_s32(a
 QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return vcgtq_s32(a, b); }
 QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return vceqq_s32(a, b); }
 QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return vbslq_s32(m, a, b); }
+QUANT__INLINE quant__vi quant__mini(quant__vi a, quant__vi b) { return vminq_s32(a, b); }
 QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
 {
     const uint8x8_t b = vreinterpret_u8_u32(vdup_n_u32(quant__ld4(p)));
@@ -995,6 +1081,23 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
     quant__vf s, unused;
     if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(s1))) {
         const quant__vi z = quant__seti(zp[0]);
+        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+            quant__vf v[4], sv[4];
+            int k, ok = 1;
+            QUANT__UNROLL4
+            for (k = 0; k < 4; ++k) {
+                const size_t j = i + (size_t)k * QUANT__W;
+                quant__v_scale_at(scale, j, f, s1, s1, &sv[k], &unused);
+                ok &= QUANT__SCALES_OK(sv[k]);
+                v[k] = quant__i2f(quant__subi(quant__ld8(src + j, sgn), z));
+            }
+            if (!ok) {
+                quant__scalar_i8_to_f32(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+                continue;
+            }
+            QUANT__UNROLL4
+            for (k = 0; k < 4; ++k) quant__stf(dst + i + (size_t)k * QUANT__W, quant__mul(v[k], sv[k]));
+        }
         for (; i + QUANT__W <= n; i += QUANT__W) {
             quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
             if (QUANT__SCALES_OK(s))
@@ -1021,29 +1124,37 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
    computed and the right one selected. */
 QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 {
+    /* |v| + c, with c = max(2^e, min_normal) * 2^shift for |v| in binade
+       2^e, rounds |v| (to nearest even) to the format's precision, or to
+       its subnormal step below min_normal. The sum's exponent and its low
+       bits then spell the code: (bits >> shift) + (bits & low) - (magic >>
+       shift). Saturating, |v| is first clamped to the largest value; a NaN
+       passes the clamp (x86's min returns its second operand for a NaN,
+       NEON's gives a NaN), and NaN bits, like Inf and every overflow, give
+       a sum whose code is far above 0x7F. The same codes as quant__f8_enc. */
     const quant__f8fmt m = quant__f8_format(f);
+    const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN);
     const quant__vi u = quant__asi(v), a = quant__and(u, quant__seti(0x7FFFFFFF));
     const quant__vi sign = quant__and(quant__srl(u, 24), quant__seti(0x80));
-    const quant__vi magic = quant__seti((int32_t)m.magic);
-    const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__asf(magic))), magic);
-    const quant__vi odd = quant__and(quant__srl(a, m.shift), quant__seti(1));
-    const quant__vi nrm = quant__srl(quant__addi(quant__subi(a, quant__seti((int32_t)m.rebias)),
-                                                 quant__addi(quant__seti((int32_t)((1u << (m.shift - 1)) - 1u)), odd)),
-                                     m.shift);
-    const quant__vi ov = quant__seti((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code);
-    const quant__vm big = quant__gt(a, quant__seti((int32_t)m.overflow)); /* overflow, Inf and NaN */
-    quant__vi code = quant__sel(quant__gt(quant__seti((int32_t)m.min_normal), a), sub, nrm);
+    const quant__vf av = sat ? quant__min(quant__setf(e5 ? 57344.0f : 448.0f), quant__asf(a)) : quant__asf(a);
+    const quant__vf c = quant__mul(quant__max(quant__asf(quant__and(quant__asi(av), quant__seti(0x7F800000))),
+                                              quant__asf(quant__seti((int32_t)m.min_normal))),
+                                   quant__asf(quant__seti((int32_t)((127u + m.shift) << 23))));
+    const quant__vi b = quant__asi(quant__add(av, c));
+    const quant__vi low = quant__and(b, quant__seti((int32_t)((1u << (25u - m.shift)) - 1u)));
+    quant__vi code = quant__addi(quant__addi(quant__srl(b, m.shift), low), quant__seti(-(int32_t)(m.magic >> m.shift)));
+    /* 0x7F is the NaN code, and e4m3's overflow code too; e5m2 overflows to 0x7C */
+    const int nan_apart = e5 && !sat;
+    code = quant__mini(code, quant__seti(nan_apart ? 0x7C : 0x7F));
 #if QUANT__NAN_KEEPS_SIGN
-    /* a NaN quotient carries x's sign here, so one sign serves all lanes;
-       e4m3's inf_nan overflow code is its NaN code already */
+    /* a NaN quotient carries x's sign here, so one sign serves all lanes */
     (void)x;
-    if ((f & QUANT__F_INF_NAN) && !(f & QUANT__F_E5M2)) code = quant__sel(big, ov, code);
-    else code = quant__sel(big, quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7F), ov), code);
+    if (nan_apart) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7F), code);
     return quant__or(code, sign);
 #else
-    code = quant__or(quant__sel(big, ov, code), sign);
     return quant__sel(quant__gt(a, quant__seti(0x7F800000)),
-                      quant__or(quant__seti(0x7F), quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80))), code);
+                      quant__or(quant__seti(0x7F), quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80))),
+                      quant__or(code, sign));
 #endif
 }
 
@@ -1101,6 +1212,19 @@ QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_
     const quant__vf s1 = quant__setf(scale[0]);
     size_t i = 0;
     quant__vf s, unused;
+#ifdef QUANT__F8_DEC64
+    const quant__f8tab t = quant__dec64_init((f & QUANT__F_E5M2) != 0);
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+        quant__vf v[4];
+        int k;
+        quant__dec64(&t, src + i, v);
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            quant__v_scale_at(scale, i + (size_t)k * QUANT__W, f, s1, s1, &s, &unused);
+            quant__stf(dst + i + (size_t)k * QUANT__W, quant__mul(v[k], s));
+        }
+    }
+#endif
     for (; i + QUANT__W <= n; i += QUANT__W) {
         quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
         if (QUANT__SCALES_OK(s)) quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
