@@ -995,14 +995,19 @@ QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
 /* One body for one scale and for a vector of scales (QUANT__F_VEC, a
    constant here), with one zero point; per-element zero points take the
    plainer loop at the end. */
+/* A kernel may walk a repeating pattern of scales (and zero points) of
+   `period` elements, a multiple of 4 * QUANT__W; so counts within it. */
+QUANT__INLINE size_t quant__wrap(size_t so, size_t period) { return so == period ? 0 : so; }
+
 QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
                                            const float *scale, const int32_t *zp, size_t zstep,
-                                           const unsigned f)
+                                           size_t period, const unsigned f)
 {
     const int32_t lo = (f & QUANT__F_U8) ? 0 : -128, hi = (f & QUANT__F_U8) ? 255 : 127;
     const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
-    size_t i = 0;
+    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    const size_t per = period ? period : (size_t)-1;
     if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(quant__setf(scale[0])))) {
         const int32_t z1 = zp[0];
         const quant__vi z = quant__seti(z1);
@@ -1018,14 +1023,14 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                with saturation, which cannot carry a sum below lo back into
                range while |z| <= QUANT__ZP_PACK. */
             const int32_t z16 = before ? 0 : z1;
-            for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+            for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
                 quant__vf v[4];
                 quant__vi q[4];
                 int k, ok = 1, nan = QUANT__NAN_CHEAP;
                 QUANT__UNROLL4
                 for (k = 0; k < 4; ++k) {
                     const size_t j = i + (size_t)k * QUANT__W;
-                    quant__v_scale_at(scale, j, f, s1, r1, &s, &r);
+                    quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
                     ok &= QUANT__SCALES_OK(s);
                     v[k] = quant__v_quotient(quant__ldf(src + j), s, r, f);
                 }
@@ -1040,24 +1045,24 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                     q[k] = quant__cvt(w);
                 }
                 if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
-                else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+                else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
             }
         }
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            quant__v_scale_at(scale, i, f, s1, r1, &s, &r);
+        for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+            quant__v_scale_at(scale, so, f, s1, r1, &s, &r);
             if (QUANT__SCALES_OK(s))
                 quant__st8(dst + i, quant__v_q_int(quant__ldf(src + i), s, r, zf, z, vlo, vhi, f), sgn);
             else
-                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, zp, 0, f);
         }
     } else if (f & QUANT__F_VEC) {
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
+        for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+            const quant__vi z = zstep ? quant__ldi(zp + so) : quant__seti(zp[0]);
             const quant__vf none = quant__setf(0.0f); /* VEC: the row's own scale is not used */
             quant__vf s, r;
-            quant__v_scale_at(scale, i, f, none, none, &s, &r);
+            quant__v_scale_at(scale, so, f, none, none, &s, &r);
             if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
-                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
+                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + so, 1, zp + so * zstep, zstep, f);
                 continue;
             }
             quant__st8(dst + i,
@@ -1067,56 +1072,57 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                        sgn);
         }
     }
-    quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + i * sstep, sstep, zp + i * zstep, zstep, f);
+    quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
 QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_t n,
                                            const float *scale, const int32_t *zp, size_t zstep,
-                                           const unsigned f)
+                                           size_t period, const unsigned f)
 {
     const int sgn = !(f & QUANT__F_U8);
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const quant__vf s1 = quant__setf(scale[0]);
-    size_t i = 0;
+    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    const size_t per = period ? period : (size_t)-1;
     quant__vf s, unused;
     if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(s1))) {
         const quant__vi z = quant__seti(zp[0]);
-        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
             quant__vf v[4], sv[4];
             int k, ok = 1;
             QUANT__UNROLL4
             for (k = 0; k < 4; ++k) {
                 const size_t j = i + (size_t)k * QUANT__W;
-                quant__v_scale_at(scale, j, f, s1, s1, &sv[k], &unused);
+                quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, s1, &sv[k], &unused);
                 ok &= QUANT__SCALES_OK(sv[k]);
                 v[k] = quant__i2f(quant__subi(quant__ld8(src + j, sgn), z));
             }
             if (!ok) {
-                quant__scalar_i8_to_f32(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+                quant__scalar_i8_to_f32(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
                 continue;
             }
             QUANT__UNROLL4
             for (k = 0; k < 4; ++k) quant__stf(dst + i + (size_t)k * QUANT__W, quant__mul(v[k], sv[k]));
         }
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
+        for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+            quant__v_scale_at(scale, so, f, s1, s1, &s, &unused);
             if (QUANT__SCALES_OK(s))
                 quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
             else
-                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, zp, 0, f);
+                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, zp, 0, f);
         }
     } else if (f & QUANT__F_VEC) {
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vi z = zstep ? quant__ldi(zp + i) : quant__seti(zp[0]);
-            s = quant__ldf(scale + i);
+        for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+            const quant__vi z = zstep ? quant__ldi(zp + so) : quant__seti(zp[0]);
+            s = quant__ldf(scale + so);
             if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
-                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + i, 1, zp + i * zstep, zstep, f);
+                quant__scalar_i8_to_f32(src + i, dst + i, QUANT__W, scale + so, 1, zp + so * zstep, zstep, f);
                 continue;
             }
             quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
         }
     }
-    quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + i * sstep, sstep, zp + i * zstep, zstep, f);
+    quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
 #ifndef QUANT_NO_F8
@@ -1159,34 +1165,35 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 }
 
 QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_t n,
-                                           const float *scale, const unsigned f)
+                                           const float *scale, size_t period, const unsigned f)
 {
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const quant__vf s1 = quant__setf(scale[0]), r1 = quant__setf(quant__recip_of(scale, f));
-    size_t i = 0;
+    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    const size_t per = period ? period : (size_t)-1;
     quant__vf s, r;
-    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
         quant__vi q[4];
         int k, ok = 1;
         QUANT__UNROLL4
         for (k = 0; k < 4; ++k) {
             const size_t j = i + (size_t)k * QUANT__W;
             const quant__vf x = quant__ldf(src + j);
-            quant__v_scale_at(scale, j, f, s1, r1, &s, &r);
+            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
             ok &= QUANT__SCALES_OK(s);
             q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f);
         }
         /* codes are 0..255: the saturating packs pass them through */
         if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0);
-        else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + i * sstep, sstep, f);
+        else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, f);
     }
-    for (; i + QUANT__W <= n; i += QUANT__W) {
+    for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
         const quant__vf x = quant__ldf(src + i);
-        quant__v_scale_at(scale, i, f, s1, r1, &s, &r);
+        quant__v_scale_at(scale, so, f, s1, r1, &s, &r);
         if (QUANT__SCALES_OK(s)) quant__st8(dst + i, quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f), 0);
-        else quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, f);
+        else quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, f);
     }
-    quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
+    quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
 
 /* f8 decode of one vector, scaled: the same steps as quant__f8_dec. */
@@ -1206,31 +1213,32 @@ QUANT__INLINE quant__vf quant__v_f8_dec(quant__vi c, quant__vf s, unsigned f)
 }
 
 QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_t n,
-                                           const float *scale, const unsigned f)
+                                           const float *scale, size_t period, const unsigned f)
 {
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const quant__vf s1 = quant__setf(scale[0]);
-    size_t i = 0;
+    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    const size_t per = period ? period : (size_t)-1;
     quant__vf s, unused;
 #ifdef QUANT__F8_DEC64
     const quant__f8tab t = quant__dec64_init((f & QUANT__F_E5M2) != 0);
-    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
         quant__vf v[4];
         int k;
         quant__dec64(&t, src + i, v);
         QUANT__UNROLL4
         for (k = 0; k < 4; ++k) {
-            quant__v_scale_at(scale, i + (size_t)k * QUANT__W, f, s1, s1, &s, &unused);
+            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, s1, &s, &unused);
             quant__stf(dst + i + (size_t)k * QUANT__W, quant__mul(v[k], s));
         }
     }
 #endif
-    for (; i + QUANT__W <= n; i += QUANT__W) {
-        quant__v_scale_at(scale, i, f, s1, s1, &s, &unused);
+    for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+        quant__v_scale_at(scale, so, f, s1, s1, &s, &unused);
         if (QUANT__SCALES_OK(s)) quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
-        else quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + i * sstep, sstep, f);
+        else quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, f);
     }
-    quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + i * sstep, sstep, f);
+    quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
 #endif /* QUANT_NO_F8 */
 
@@ -1239,10 +1247,11 @@ QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_
 #define QUANT__VEC_IF(sstep) ((sstep) ? QUANT__F_VEC : 0u)
 QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
                                           const float *scale, size_t sstep,
-                                          const int32_t *zp, size_t zstep, unsigned f)
+                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
+    (void)period; /* scalar builds have no use for it */
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
-#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, (k) | given); break;
+#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given); break;
     switch ((f & 7u) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
     QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
@@ -1255,9 +1264,10 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
 
 QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
                                           const float *scale, size_t sstep,
-                                          const int32_t *zp, size_t zstep, unsigned f)
+                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
-#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, k); break;
+    (void)period; /* scalar builds have no use for it */
+#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, k); break;
     switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
     }
@@ -1266,10 +1276,10 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
 
 #ifndef QUANT_NO_F8
 QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
-                                          const float *scale, size_t sstep, unsigned f)
+                                          const float *scale, size_t sstep, size_t period, unsigned f)
 {
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
-#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, (k) | given); break;
+#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, period, (k) | given); break;
 #define QUANT__CASES(v) QUANT__CASE((v) | 0) QUANT__CASE((v) | 2) QUANT__CASE((v) | 8) QUANT__CASE((v) | 10) \
                         QUANT__CASE((v) | 16) QUANT__CASE((v) | 18) QUANT__CASE((v) | 24) QUANT__CASE((v) | 26)
     switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN)) | QUANT__VEC_IF(sstep)) {
@@ -1280,9 +1290,9 @@ QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t
 }
 
 QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t n,
-                                          const float *scale, size_t sstep, unsigned f)
+                                          const float *scale, size_t sstep, size_t period, unsigned f)
 {
-#define QUANT__CASE(k) case k: quant__v_f8_to_f32_body(src, dst, n, scale, k); break;
+#define QUANT__CASE(k) case k: quant__v_f8_to_f32_body(src, dst, n, scale, period, k); break;
     switch ((f & QUANT__F_E5M2) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(QUANT__F_E5M2) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_E5M2)
     }
@@ -1310,19 +1320,21 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
     for (; i < n; ++i) s[i] = 1.0f / s[i];
 }
 
-#define quant__f32_to_i8 quant__simd_f32_to_i8
-#define quant__i8_to_f32 quant__simd_i8_to_f32
-#define quant__f32_to_f8 quant__simd_f32_to_f8
-#define quant__f8_to_f32 quant__simd_f8_to_f32
+/* the kernels the op layer calls; `per` is a scale pattern's period (0: none) */
+#define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__simd_f32_to_i8(x, q, n, s, ss, z, zs, per, f)
+#define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__simd_i8_to_f32(q, y, n, s, ss, z, zs, per, f)
+#define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__simd_f32_to_f8(x, q, n, s, ss, per, f)
+#define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__simd_f8_to_f32(q, y, n, s, ss, per, f)
 #define quant__recip     quant__simd_recip
 #define quant__scales_valid quant__simd_scales_valid
 #endif /* QUANT_SIMD != QUANT_SIMD_SCALAR */
 
 #if QUANT_SIMD == QUANT_SIMD_SCALAR
-#  define quant__f32_to_i8 quant__scalar_f32_to_i8
-#  define quant__i8_to_f32 quant__scalar_i8_to_f32
-#  define quant__f32_to_f8 quant__scalar_f32_to_f8
-#  define quant__f8_to_f32 quant__scalar_f8_to_f32
+/* scalar builds never lay out a scale pattern: `per` is always 0 */
+#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
+#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
+#  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
 #  define quant__recip     quant__scalar_recip
 #  define quant__scales_valid quant__scalar_scales_valid
 #  define QUANT__BACKEND_NAME "scalar"
@@ -1562,22 +1574,23 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
    of the tensor, channel c0 onwards. */
 QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
                                   const float *scale, size_t sstep,
-                                  const int32_t *zp, size_t zstep, unsigned f)
+                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
+    (void)period; /* scalar builds have no use for it */
     if (p->quantize) {
         const float *x = (const float *)p->src + at;
         uint8_t *q = (uint8_t *)p->dst + at;
 #ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, f); return; }
+        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, period, f); return; }
 #endif
-        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, f);
+        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
     } else {
         const uint8_t *q = (const uint8_t *)p->src + at;
         float *y = (float *)p->dst + at;
 #ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__f8_to_f32(q, y, n, scale, sstep, f); return; }
+        if (quant__is_f8(p->qdtype)) { quant__f8_to_f32(q, y, n, scale, sstep, period, f); return; }
 #endif
-        quant__i8_to_f32(q, y, n, scale, sstep, zp, zstep, f);
+        quant__i8_to_f32(q, y, n, scale, sstep, zp, zstep, period, f);
     }
 }
 
@@ -1597,9 +1610,13 @@ QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, 
             if (sbuf) sbuf[k] = p->scales[k];
             if (zbuf) zbuf[k] = quant__zp_at(p, k);
         }
-        for (k = first; k < len; ++k) {
-            if (sbuf) sbuf[k] = sbuf[k - period];
-            if (zbuf) zbuf[k] = zbuf[k - period];
+        /* then repeat it by doubling what is there: plain copies, no
+           element waits on the one a period before it */
+        for (k = first; k < len; k += k < len - k ? k : len - k) {
+            const size_t m = k < len - k ? k : len - k;
+            size_t j;
+            if (sbuf) for (j = 0; j < m; ++j) sbuf[k + j] = sbuf[j];
+            if (zbuf) for (j = 0; j < m; ++j) zbuf[k + j] = zbuf[j];
         }
         if (sbuf && recip) quant__recip(sbuf, len);
         return;
@@ -1637,11 +1654,22 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
         /* the whole pattern fits: lay out as many rows as fit, with
            reciprocals for a multiply rounding, once for the whole tensor */
         const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
-        const size_t rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+        const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
+        const size_t total = p->outer * row, block = 4 * QUANT__W;
+        size_t rows, period, a = row, b = block;
+        while (b) { const size_t t = a % b; a = b; b = t; }
+        period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
+        if (period <= QUANT__CHUNK) {
+            /* one call walks the pattern over and over */
+            quant__layout(p, 0, period < total ? period : total, row, sbuf, zstep ? zbuf : NULL, recip);
+            quant__kernel(p, 0, total, sbuf, 1, zstep ? zbuf : &z, zstep, period, f);
+            return;
+        }
+        rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
         quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
         for (o = 0; o < p->outer; o += rows)
             quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
-                          zstep ? zbuf : &z, zstep, p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u));
+                          zstep ? zbuf : &z, zstep, 0, f);
         return;
     }
 #endif
@@ -1659,7 +1687,7 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
             const float *sc = direct ? p->scales + e0 : sbuf;
             const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
             quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
-            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, f);
+            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, f);
         }
     }
 }
@@ -1671,14 +1699,14 @@ QUANT__NOINLINE void quant__run(const quant__plan *p)
     size_t o, c;
     if (C == 0 || inner == 0 || p->outer == 0) return;
     if (p->n_scales <= 1 && p->n_zps <= 1) {
-        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, p->flags);
+        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
     } else {
         /* long runs of one scale: a call each */
         for (o = 0; o < p->outer; ++o)
             for (c = 0; c < C; ++c) {
                 if (p->n_zps > 1) z = quant__zp_at(p, c);
                 quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
-                              p->flags);
+                              0, p->flags);
             }
     }
 }
@@ -1818,43 +1846,43 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 
 QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
 {
-    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, QUANT__F_ZP_BEFORE);
+    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
 }
 
 QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
 {
-    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
+    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
 }
 
 QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
 {
-    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0);
+    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
 }
 
 QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
 {
-    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, QUANT__F_U8);
+    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
 }
 
 #ifndef QUANT_NO_F8
 QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
 {
-    quant__f32_to_f8(src, dst, n, &scale, 0, 0);
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
 }
 
 QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
 {
-    quant__f32_to_f8(src, dst, n, &scale, 0, QUANT__F_E5M2);
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
 }
 
 QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
 {
-    quant__f8_to_f32(src, dst, n, &scale, 0, 0);
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
 }
 
 QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
 {
-    quant__f8_to_f32(src, dst, n, &scale, 0, QUANT__F_E5M2);
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
 }
 #endif
 

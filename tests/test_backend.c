@@ -51,36 +51,52 @@ static float xs[MAXN + 8], sv[MAXN + 8], rv[MAXN + 8], ya[MAXN + GUARD], yb[MAXN
 static int32_t zv[MAXN + 8];
 static uint8_t qa[MAXN + GUARD], qb[MAXN + GUARD], qin[MAXN + 8];
 
-static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, unsigned f, int si, int zi)
+static float sp[MAXN + 8];
+static int32_t zpat[MAXN + 8];
+
+/* period > 0: the kernel under test walks a pattern of `period` scales (and
+   zero points) over and over; the reference gets the pattern written out */
+static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, unsigned f, int si, int zi,
+                size_t period)
 {
     const float *x = xs + off, *s = ((f >> 1) & QUANT__F_RECIP_GIVEN ? rv : sv) + off;
     const int32_t *z = zv + off;
+    const float *sr = s;
+    const int32_t *zr = z;
     const uint8_t *qi = qin + boff;
     size_t i;
     int f8 = (f & 1u) != 0; /* bit 0 of the test's code picks f8 */
     unsigned kf = f >> 1;
     if ((kf & QUANT__F_RECIP_GIVEN) && (!(kf & QUANT__F_RECIP) || sstep == 0)) return;
+    if (period) {
+        for (i = 0; i < n; ++i) {
+            sp[i] = s[i % period];
+            zpat[i] = z[i % period];
+        }
+        sr = sp;
+        zr = zpat;
+    }
     memset(qa, 0xA5, sizeof qa); memset(qb, 0xA5, sizeof qb);
     memset(ya, 0xA5, sizeof ya); memset(yb, 0xA5, sizeof yb);
     if (!f8) {
-        quant__f32_to_i8(x, qa + boff, n, s, sstep, z, zstep, kf);
-        ref_f32_to_i8(x, qb + boff, n, s, sstep, z, zstep, kf);
-        quant__i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, kf);
-        ref_i8_to_f32(qi, yb + off, n, s, sstep, z, zstep, kf);
+        quant__f32_to_i8(x, qa + boff, n, s, sstep, z, zstep, period, kf);
+        ref_f32_to_i8(x, qb + boff, n, sr, sstep, zr, zstep, kf);
+        quant__i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, period, kf);
+        ref_i8_to_f32(qi, yb + off, n, sr, sstep, zr, zstep, kf);
     } else {
-        quant__f32_to_f8(x, qa + boff, n, s, sstep, kf);
-        ref_f32_to_f8(x, qb + boff, n, s, sstep, kf);
-        quant__f8_to_f32(qi, ya + off, n, s, sstep, kf);
-        ref_f8_to_f32(qi, yb + off, n, s, sstep, kf);
+        quant__f32_to_f8(x, qa + boff, n, s, sstep, period, kf);
+        ref_f32_to_f8(x, qb + boff, n, sr, sstep, kf);
+        quant__f8_to_f32(qi, ya + off, n, s, sstep, period, kf);
+        ref_f8_to_f32(qi, yb + off, n, sr, sstep, kf);
     }
     for (i = 0; i < sizeof qa; ++i)
-        CHECK(qa[i] == qb[i], "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu scale#%d zp#%d: byte %zu x=0x%08x got 0x%02x want 0x%02x",
-              f8 ? "f32->f8" : "f32->i8", kf, n, off, sstep, zstep, si, zi, i,
+        CHECK(qa[i] == qb[i], "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu period=%zu scale#%d zp#%d: byte %zu x=0x%08x got 0x%02x want 0x%02x",
+              f8 ? "f32->f8" : "f32->i8", kf, n, off, sstep, zstep, period, si, zi, i,
               i >= boff && i - boff < n ? check_bits_float(x[i - boff]) : 0, qa[i], qb[i]);
     for (i = 0; i < sizeof ya / 4; ++i)
         CHECK(check_bits_float(ya[i]) == check_bits_float(yb[i]),
-              "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu scale#%d zp#%d: float %zu got 0x%08x want 0x%08x",
-              f8 ? "f8->f32" : "i8->f32", kf, n, off, sstep, zstep, si, zi, i, check_bits_float(ya[i]),
+              "%s flags=%u n=%zu off=%zu sstep=%zu zstep=%zu period=%zu scale#%d zp#%d: float %zu got 0x%08x want 0x%08x",
+              f8 ? "f8->f32" : "i8->f32", kf, n, off, sstep, zstep, period, si, zi, i, check_bits_float(ya[i]),
               check_bits_float(yb[i]));
 }
 
@@ -99,7 +115,7 @@ static void sweep(uint64_t shard, uint64_t shards)
         for (k = 0; k < 3; ++k)
             for (f = 0; f < 8; ++f) {
                 const int32_t z = (f & QUANT__F_U8) ? 128 : -3;
-                quant__f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, f);
+                quant__f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, 0, f);
                 ref_f32_to_i8(x, b, B, &sw_scales[k], 0, &z, 0, f);
                 if (memcmp(a, b, B) != 0) {
                     int j = 0;
@@ -145,9 +161,14 @@ int main(int argc, char **argv)
                     /* lengths: every one on the first pass, a sample after */
                     for (n = 0; n <= MAXN; n += (round == 0 && si == 0 && zi < 2) ? 1 : 37) {
                         const size_t off = (n + (size_t)si) % 4, boff = (n + (size_t)zi) % 8;
-                        one(n, off, boff, 0, 0, code, si, zi);
-                        one(n, off, boff, 1, 1, code, si, zi);
-                        one(n, off, boff, 1, 0, code, si, zi);
+                        one(n, off, boff, 0, 0, code, si, zi, 0);
+                        one(n, off, boff, 1, 1, code, si, zi, 0);
+                        one(n, off, boff, 1, 0, code, si, zi, 0);
+#if QUANT_SIMD != QUANT_SIMD_SCALAR
+                        /* scale patterns of one and two 4-vector blocks */
+                        one(n, off, boff, 1, 1, code, si, zi, 4 * QUANT__W);
+                        one(n, off, boff, 1, 0, code, si, zi, 8 * QUANT__W);
+#endif
                     }
                 }
             }

@@ -193,7 +193,7 @@ int main(void)
     static const quant_dtype qts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
     static const quant_dtype zdts[] = { QUANT_S32, QUANT_S8, QUANT_U8 };
     const int64_t d1[] = { 1000 }, d2[] = { 5, 77 }, d3[] = { 2, 3, 41 }, d4[] = { 1, 6, 3, 5 },
-                  d5[] = { 3, 130 }, d0[] = { 0 };
+                  d5[] = { 3, 130 }, d0[] = { 0 }, d6[] = { 40, 16 }, d7[] = { 70, 3 }, d8[] = { 9, 5, 8 };
     shape shapes[16];
     int ns = 0, si, qi, r, ov, dyn, zm;
     unsigned seed = 1;
@@ -210,6 +210,11 @@ int main(void)
     shapes[ns++] = mk(4, d4, 1, 1);        /* [1, C, H, W] */
     shapes[ns++] = mk(4, d4, 1, 3);
     shapes[ns++] = mk(2, d5, 1, 1);        /* crosses the zero-point chunk */
+    /* scale patterns a SIMD kernel walks over and over (period 64 on
+       AVX-512 for 16 channels; 192 for 3; 320 for 5 x 8) */
+    shapes[ns++] = mk(2, d6, 1, 1);
+    shapes[ns++] = mk(2, d7, 1, 1);
+    shapes[ns++] = mk(3, d8, 1, 1);
 
     for (si = 0; si < ns; ++si)
         for (qi = 0; qi < 4; ++qi)
