@@ -285,6 +285,25 @@ extern "C" {
 #define QUANT__F_INF_NAN  16u  /* f8 overflow gives NaN/Inf (else saturates) */
 #define QUANT__F_RECIP_GIVEN 32u /* with RECIP: the scale array already holds fl(1/s) */
 #define QUANT__F_VEC      64u  /* SIMD bodies only: a vector of scales (sstep 1) */
+#define QUANT__F_STREAM  128u  /* SIMD bodies only: stores go past the caches */
+
+/* Streaming stores on x86: a kernel call whose destination is at least
+   QUANT_STREAM_BYTES long (and one scale) writes it with non-temporal
+   stores, which skip reading each line before writing it and leave the
+   caches to data that fits in them. */
+#ifndef QUANT_STREAM_BYTES
+#  define QUANT_STREAM_BYTES (16u << 20)
+#endif
+#if (QUANT_SIMD == QUANT_SIMD_SSE2 || QUANT_SIMD == QUANT_SIMD_AVX2 || QUANT_SIMD == QUANT_SIMD_AVX512) && \
+    QUANT_STREAM_BYTES > 0
+/* the flag for a call over n elements of `size` bytes each */
+#  define QUANT__STREAM_FLAG(n, size, sstep) \
+    ((sstep) == 0 && (n) >= QUANT_STREAM_BYTES / (size) ? QUANT__F_STREAM : 0u)
+#  define quant__sfence() _mm_sfence()
+#else
+#  define QUANT__STREAM_FLAG(n, size, sstep) 0u
+#  define quant__sfence() ((void)0)
+#endif
 
 /* A SIMD kernel handles zero points within this bound; a row with a larger
    one goes to the scalar kernel. Within it, lo - z and hi - z are exact
@@ -593,14 +612,17 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     quant__st4(p, (uint32_t)_mm_cvtsi128_si32(is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w)));
 }
 /* Four int32 vectors to 4W bytes with saturation, z added on the way in
-   16 bits (saturating too). */
+   16 bits (saturating too); nt: a streaming store, p aligned to 4W. */
 QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
-                                int32_t z, int is_signed)
+                                int32_t z, int is_signed, int nt)
 {
     const __m128i zz = _mm_set1_epi16((short)z);
     const __m128i ab = _mm_adds_epi16(_mm_packs_epi32(a, b), zz), cd = _mm_adds_epi16(_mm_packs_epi32(c, d), zz);
-    _mm_storeu_si128((__m128i *)(void *)p, is_signed ? _mm_packs_epi16(ab, cd) : _mm_packus_epi16(ab, cd));
+    const __m128i q = is_signed ? _mm_packs_epi16(ab, cd) : _mm_packus_epi16(ab, cd);
+    if (nt) _mm_stream_si128((__m128i *)(void *)p, q);
+    else _mm_storeu_si128((__m128i *)(void *)p, q);
 }
+QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT_SIMD == QUANT_SIMD_AVX2
@@ -651,16 +673,18 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     _mm_storel_epi64((__m128i *)(void *)p, is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w));
 }
 QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
-                                int32_t z, int is_signed)
+                                int32_t z, int is_signed, int nt)
 {
     /* the packs work within 128-bit halves; one permute restores order */
     const __m256i zz = _mm256_set1_epi16((short)z);
     const __m256i ab = _mm256_adds_epi16(_mm256_packs_epi32(a, b), zz);
     const __m256i cd = _mm256_adds_epi16(_mm256_packs_epi32(c, d), zz);
-    const __m256i q = is_signed ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
-    _mm256_storeu_si256((__m256i *)(void *)p,
-                        _mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+    const __m256i q = _mm256_permutevar8x32_epi32(is_signed ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd),
+                                                  _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    if (nt) _mm256_stream_si256((__m256i *)(void *)p, q);
+    else _mm256_storeu_si256((__m256i *)(void *)p, q);
 }
+QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm256_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT_SIMD == QUANT_SIMD_AVX512
@@ -722,16 +746,18 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v));
 }
 QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
-                                int32_t z, int is_signed)
+                                int32_t z, int is_signed, int nt)
 {
     /* the packs work within 128-bit lanes; one permute restores order */
     const __m512i zz = _mm512_set1_epi16((short)z);
     const __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(a, b), zz);
     const __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(c, d), zz);
-    const __m512i q = is_signed ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd);
-    _mm512_storeu_si512((void *)p, _mm512_permutexvar_epi32(
-        _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), q));
+    const __m512i q = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+                                               is_signed ? _mm512_packs_epi16(ab, cd) : _mm512_packus_epi16(ab, cd));
+    if (nt) _mm512_stream_si512((__m512i *)(void *)p, q);
+    else _mm512_storeu_si512((void *)p, q);
 }
+QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm512_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
 #if defined(__AVX512VBMI__) && !defined(QUANT_NO_F8)
@@ -918,14 +944,16 @@ QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
     quant__st4(p, vget_lane_u32(vreinterpret_u32_s8(vmovn_s16(vcombine_s16(w, w))), 0));
 }
 QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
-                                int32_t z, int is_signed)
+                                int32_t z, int is_signed, int nt)
 {
     const int16x8_t zz = vdupq_n_s16((int16_t)z);
     const int16x8_t ab = vqaddq_s16(vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)), zz);
     const int16x8_t cd = vqaddq_s16(vcombine_s16(vqmovn_s32(c), vqmovn_s32(d)), zz);
+    (void)nt; /* no streaming stores on NEON: the flag is never set */
     if (is_signed) vst1q_s8((int8_t *)p, vcombine_s8(vqmovn_s16(ab), vqmovn_s16(cd)));
     else vst1q_u8(p, vcombine_u8(vqmovun_s16(ab), vqmovun_s16(cd)));
 }
+QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
 #endif
 
 #if QUANT_SIMD != QUANT_SIMD_SCALAR
@@ -999,6 +1027,13 @@ QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
    `period` elements, a multiple of 4 * QUANT__W; so counts within it. */
 QUANT__INLINE size_t quant__wrap(size_t so, size_t period) { return so == period ? 0 : so; }
 
+/* bytes from p to the next multiple of `align` (a power of two), at most n */
+QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
+{
+    const size_t h = (size_t)(0u - (uintptr_t)p) & (align - 1u);
+    return h < n ? h : n;
+}
+
 QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
                                            const float *scale, const int32_t *zp, size_t zstep,
                                            size_t period, const unsigned f)
@@ -1023,6 +1058,10 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                with saturation, which cannot carry a sum below lo back into
                range while |z| <= QUANT__ZP_PACK. */
             const int32_t z16 = before ? 0 : z1;
+            if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
+                i = so = quant__head(dst, 4 * QUANT__W, n);
+                quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
+            }
             for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
                 quant__vf v[4];
                 quant__vi q[4];
@@ -1044,7 +1083,7 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
 #endif
                     q[k] = quant__cvt(w);
                 }
-                if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn);
+                if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn, (f & QUANT__F_STREAM) != 0);
                 else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
             }
         }
@@ -1087,6 +1126,11 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
     quant__vf s, unused;
     if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(s1))) {
         const quant__vi z = quant__seti(zp[0]);
+        const int nt = (f & QUANT__F_STREAM) != 0;
+        if (nt) {
+            i = so = quant__head(dst, 4 * QUANT__W, n * 4) / 4;
+            quant__scalar_i8_to_f32(src, dst, i, scale, 0, zp, 0, f);
+        }
         for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
             quant__vf v[4], sv[4];
             int k, ok = 1;
@@ -1102,7 +1146,11 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
                 continue;
             }
             QUANT__UNROLL4
-            for (k = 0; k < 4; ++k) quant__stf(dst + i + (size_t)k * QUANT__W, quant__mul(v[k], sv[k]));
+            for (k = 0; k < 4; ++k) {
+                float *const y = dst + i + (size_t)k * QUANT__W;
+                if (nt) quant__stf_nt(y, quant__mul(v[k], sv[k]));
+                else quant__stf(y, quant__mul(v[k], sv[k]));
+            }
         }
         for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
             quant__v_scale_at(scale, so, f, s1, s1, &s, &unused);
@@ -1184,7 +1232,7 @@ QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_
             q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f);
         }
         /* codes are 0..255: the saturating packs pass them through */
-        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0);
+        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0, 0);
         else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, f);
     }
     for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
@@ -1249,9 +1297,9 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
-    (void)period; /* scalar builds have no use for it */
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
-#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given); break;
+    const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
+#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
     switch ((f & 7u) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
     QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
@@ -1260,18 +1308,20 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
     QUANT__CASE(QUANT__F_VEC | 6) QUANT__CASE(QUANT__F_VEC | 7)
     }
 #undef QUANT__CASE
+    if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
 }
 
 QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
-    (void)period; /* scalar builds have no use for it */
-#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, k); break;
+    const unsigned nt = QUANT__STREAM_FLAG(n, 4u, sstep);
+#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, (k) | nt); break;
     switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
     QUANT__CASE(0) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
     }
 #undef QUANT__CASE
+    if (nt) quant__sfence();
 }
 
 #ifndef QUANT_NO_F8
