@@ -1447,12 +1447,11 @@ QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint6
 
 /* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
    no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
-QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
 {
     const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
                                                                     : (uint64_t)INT64_MAX;
-    const uint64_t esize = quant__dtype_size(t->dtype) ? quant__dtype_size(t->dtype) : 1;
-    uint64_t n = 1, bytes;
+    uint64_t n = 1;
     int i, zero = 0;
     if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
     for (i = 0; i < t->rank; ++i) {
@@ -1461,9 +1460,13 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, size_t *count)
     }
     if (zero) { *count = 0; return QUANT_OK; }
     for (i = 0; i < t->rank; ++i) {
-        if (quant__mul_over(n, (uint64_t)t->dims[i], limit, &n)) return QUANT_ERR_SHAPE;
+        const uint64_t d = (uint64_t)t->dims[i];
+        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
+            n *= d;
+            if (n > limit) return QUANT_ERR_SHAPE;
+        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
     }
-    if (quant__mul_over(n, esize, limit, &bytes)) return QUANT_ERR_SHAPE;
+    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
     *count = (size_t)n;
     return QUANT_OK;
 }
@@ -1503,7 +1506,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
                                                  quant__plan *p, size_t *count)
 {
     const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
-    size_t n, n2;
+    size_t n;
     quant_status st;
     int i, axis;
 
@@ -1513,8 +1516,10 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
 #ifdef QUANT_NO_F8
     if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
 #endif
-    if ((st = quant__count(src, &n)) != QUANT_OK) return st;
-    if ((st = quant__count(dst, &n2)) != QUANT_OK) return st;
+    /* src is counted as if f32, dst only compared with it: equal dims
+       make an equal count, and the f32 side's byte size is the larger */
+    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
+    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
     if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
     for (i = 0; i < src->rank; ++i)
         if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
@@ -1782,7 +1787,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
         if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
         if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
             return QUANT_ERR_SCALES;
-        if (quant__count(scales_t, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
         plan->scales = (const float *)scales_t->data;
@@ -1805,7 +1810,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
         else return QUANT_ERR_ZPS;
         if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
             return QUANT_ERR_ZPS;
-        if (quant__count(zps_t, &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
         if (!quant__zp_count_ok(plan, a, n_zp)) return QUANT_ERR_ZPS;
