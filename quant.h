@@ -1061,6 +1061,16 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
             if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
                 i = so = quant__head(dst, 4 * QUANT__W, n);
                 quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
+            } else if (!(f & QUANT__F_VEC) && n >= 16384) {
+                /* Past L1 (measured: split loads cost ~5-10% from L2 on,
+                   nothing while in L1), one vector where src starts, then
+                   on from where its loads are aligned; the few elements in
+                   between are computed twice, to the same bytes. */
+                const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
+                if (head) {
+                    quant__st8(dst, quant__v_q_int(quant__ldf(src), s1, r1, zf, z, vlo, vhi, f), sgn);
+                    i = so = head;
+                }
             }
             for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
                 quant__vf v[4];
@@ -1130,6 +1140,14 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
         if (nt) {
             i = so = quant__head(dst, 4 * QUANT__W, n * 4) / 4;
             quant__scalar_i8_to_f32(src, dst, i, scale, 0, zp, 0, f);
+        } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W && QUANT__SCALES_OK(s1)) {
+            /* one vector where dst starts, then on from where its stores
+               are aligned (twice-computed elements get the same bits) */
+            const size_t head = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W) / 4;
+            if (head) {
+                quant__stf(dst, quant__mul(quant__i2f(quant__subi(quant__ld8(src, sgn), z)), s1));
+                i = so = head;
+            }
         }
         for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
             quant__vf v[4], sv[4];

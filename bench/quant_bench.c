@@ -3,9 +3,12 @@
 
      quant-bench [--quick] [--runs N] [--filter TEXT] [--json | --csv]
 
-   Each cell is the median ns/element of N timed runs (default 7) after a
-   warm-up; a run repeats the call until it has taken about 2 ms. Ratios
-   are quant.h's time over the other's: below 1 quant.h is faster. GB/s
+   Each row times every implementation in N rounds (default 7) after a
+   warm-up, each implementation once per round; a run repeats the call
+   until it has taken about 2 ms. ns/element is the median of the runs; a
+   ratio is the median over the rounds of quant.h's time over the other's
+   in that round (below 1 quant.h is faster), so that the two times it
+   divides were taken moments apart on a shared, noisy machine. GB/s
    counts bytes read plus bytes written. Every row also checks results:
    the onednn rounding against oneDNN's reorder and the torch rounding
    against XNNPACK, bit for bit; a mismatch makes the exit status 1. */
@@ -90,25 +93,32 @@ static void call(ctx *c)
     }
 }
 
-static double measure(ctx *c, int runs)
+static double median(double *v, int n)
 {
-    double samples[64], t0, t1, one;
-    long reps = 1, k;
     int i, j;
-    call(c); /* warm-up */
-    t0 = now(); call(c); one = now() - t0;
-    if (one < 2e6) reps = (long)(2e6 / (one > 1 ? one : 1));
-    for (i = 0; i < runs; ++i) {
-        t0 = now();
-        for (k = 0; k < reps; ++k) call(c);
-        t1 = now();
-        samples[i] = (t1 - t0) / ((double)reps * (double)c->r->n);
-    }
-    for (i = 1; i < runs; ++i) /* insertion sort: runs is small */
-        for (j = i; j > 0 && samples[j] < samples[j - 1]; --j) {
-            double t = samples[j]; samples[j] = samples[j - 1]; samples[j - 1] = t;
+    for (i = 1; i < n; ++i) /* insertion sort: n is small */
+        for (j = i; j > 0 && v[j] < v[j - 1]; --j) {
+            double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
         }
-    return samples[runs / 2];
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* calls of c that take about 2 ms, after a warm-up */
+static long calibrate(ctx *c)
+{
+    double t0, one;
+    call(c);
+    t0 = now(); call(c); one = now() - t0;
+    return one < 2e6 ? (long)(2e6 / (one > 1 ? one : 1)) : 1;
+}
+
+/* ns per element of one timed run of reps calls */
+static double timed(ctx *c, long reps)
+{
+    const double t0 = now();
+    long k;
+    for (k = 0; k < reps; ++k) call(c);
+    return (now() - t0) / ((double)reps * (double)c->r->n);
 }
 
 static void fill(bufs *b, size_t n, size_t C)
@@ -125,17 +135,21 @@ static void fill(bufs *b, size_t n, size_t C)
 }
 
 typedef struct result {
-    double ns[N_IMPL]; /* 0: not measured */
+    double ns[N_IMPL];    /* median ns per element; 0: not measured */
+    double ratio[N_IMPL]; /* median over the rounds of quant.h's time over this one's */
     long mismatches[N_IMPL];
     int checked[N_IMPL];
 } result;
 
+
 static void run_row(const row *r, bufs *b, int runs, result *res)
 {
-    ctx c;
+    ctx c, cs[N_IMPL];
     const size_t C = chans_of(r);
     const int u8 = r->qt == QUANT_U8;
-    int impl;
+    int impl, k, have[N_IMPL];
+    long reps[N_IMPL];
+    double t[N_IMPL][64];
     memset(res, 0, sizeof *res);
     memset(&c, 0, sizeof c);
     c.r = r; c.b = b;
@@ -153,39 +167,62 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
     c.a.zps = &c.zp64; c.a.n_zps = 1;
     c.a.rounding = (quant_rounding)r->rounding;
 
+    /* set up every implementation there is for this row */
     for (impl = 0; impl < N_IMPL; ++impl) {
-        c.impl = impl;
-        c.p = NULL;
+        cs[impl] = c;
+        cs[impl].impl = impl;
+        have[impl] = 1;
         if (impl == I_DNNL) {
             /* oneDNN's reorder is the onednn rounding; it has no f8 here */
+            have[impl] = 0;
             if (is_f8(r->qt) || (r->op == OP_Q && r->rounding != QUANT_ROUND_ONEDNN)) continue;
-            c.p = peer_dnnl_prepare(r->op == OP_Q, u8, outer_of(r), C, inner_of(r), b->scales,
-                                    row_zp(r), r->op == OP_Q ? (void *)b->x : (void *)b->q,
-                                    r->op == OP_Q ? (void *)b->q : (void *)b->y);
-            if (!c.p) continue;
+            cs[impl].p = peer_dnnl_prepare(r->op == OP_Q, u8, outer_of(r), C, inner_of(r), b->scales,
+                                           row_zp(r), r->op == OP_Q ? (void *)b->x : (void *)b->q,
+                                           r->op == OP_Q ? (void *)b->q : (void *)b->y);
+            have[impl] = cs[impl].p != NULL;
         }
         if (impl == I_XNN) {
             /* XNNPACK's convert is the torch rounding, per tensor only */
+            have[impl] = 0;
             if (is_f8(r->qt) || r->layout != PT || (r->op == OP_Q && r->rounding != QUANT_ROUND_TORCH)) continue;
-            c.p = peer_xnn_prepare(r->op == OP_Q, u8, r->n, b->scales[0], row_zp(r),
-                                   r->op == OP_Q ? (void *)b->x : (void *)b->q,
-                                   r->op == OP_Q ? (void *)b->q : (void *)b->y);
-            if (!c.p) continue;
+            cs[impl].p = peer_xnn_prepare(r->op == OP_Q, u8, r->n, b->scales[0], row_zp(r),
+                                          r->op == OP_Q ? (void *)b->x : (void *)b->q,
+                                          r->op == OP_Q ? (void *)b->q : (void *)b->y);
+            have[impl] = cs[impl].p != NULL;
         }
-        res->ns[impl] = measure(&c, runs);
-        if (impl == I_QUANT) { /* keep quant.h's output for the checks */
-            if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
-            else memcpy(b->qref, b->y, r->n * 4 < r->n * 4 ? 0 : 0), memcpy(b->x, b->y, r->n * 4);
-        }
-        if (impl == I_DNNL || impl == I_XNN) {
-            size_t i;
-            long bad = 0;
-            if (r->op == OP_Q) { for (i = 0; i < r->n; ++i) bad += b->q[i] != b->qref[i]; }
-            else { for (i = 0; i < r->n; ++i) bad += memcmp(&b->y[i], &b->x[i], 4) != 0; }
-            res->checked[impl] = 1;
-            res->mismatches[impl] = bad;
-        }
-        peer_free(c.p);
+    }
+
+    /* checks first: quant.h's output is kept (dequantize borrows x for
+       it), then each peer's output is compared with it */
+    call(&cs[I_QUANT]);
+    if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
+    else memcpy(b->x, b->y, r->n * 4);
+    for (impl = I_DNNL; impl <= I_XNN; ++impl) {
+        size_t i;
+        long bad = 0;
+        if (!have[impl]) continue;
+        call(&cs[impl]);
+        if (r->op == OP_Q) { for (i = 0; i < r->n; ++i) bad += b->q[i] != b->qref[i]; }
+        else { for (i = 0; i < r->n; ++i) bad += memcmp(&b->y[i], &b->x[i], 4) != 0; }
+        res->checked[impl] = 1;
+        res->mismatches[impl] = bad;
+    }
+
+    /* timing in rounds, each implementation once per round, so that every
+       ratio compares runs made moments apart on this noisy machine: a
+       ratio is the median over the rounds of that round's ratio */
+    for (impl = 0; impl < N_IMPL; ++impl)
+        if (have[impl]) reps[impl] = calibrate(&cs[impl]);
+    for (k = 0; k < runs; ++k)
+        for (impl = 0; impl < N_IMPL; ++impl)
+            if (have[impl]) t[impl][k] = timed(&cs[impl], reps[impl]);
+    for (impl = 0; impl < N_IMPL; ++impl) {
+        double q[64];
+        if (!have[impl]) continue;
+        for (k = 0; k < runs; ++k) q[k] = t[I_QUANT][k] / t[impl][k];
+        res->ratio[impl] = median(q, runs);
+        res->ns[impl] = median(t[impl], runs);
+        peer_free(cs[impl].p);
     }
     if (r->op == OP_DQ) fill(b, r->n, C); /* the dequantize check borrowed x */
 }
@@ -301,7 +338,7 @@ int main(int argc, char **argv)
     for (i = 0; i < nrows; ++i) {
         const row *r = &rows[i];
         result res;
-        char ratio[N_IMPL][16], check[64];
+        char ratio[N_IMPL][16], check[128];
         double bytes;
         int impl;
         op_name(r, name, sizeof name);
@@ -315,18 +352,17 @@ int main(int argc, char **argv)
         bytes = (double)r->n * 5.0;
         snprintf(check, sizeof check, "-");
         for (impl = 1; impl < N_IMPL; ++impl) {
-            if (res.ns[impl] > 0) snprintf(ratio[impl], 16, "%.2f", res.ns[I_QUANT] / res.ns[impl]);
+            if (res.ns[impl] > 0) snprintf(ratio[impl], 16, "%.2f", res.ratio[impl]);
             else snprintf(ratio[impl], 16, "-");
         }
         for (impl = I_DNNL; impl <= I_XNN; ++impl)
             if (res.checked[impl]) {
                 /* the contract is onednn == oneDNN and torch == XNNPACK on quantize */
                 const int binding = r->op == OP_Q;
-                char part[32];
-                snprintf(part, sizeof part, "%s%s:%s", strcmp(check, "-") ? check : "", impl == I_DNNL ? "dnnl" : "xnn",
+                const size_t len = strcmp(check, "-") ? strlen(check) : 0;
+                snprintf(check + len, sizeof check - len, "%s:%s ", impl == I_DNNL ? "dnnl" : "xnn",
                          res.mismatches[impl] ? (binding ? "FAIL" : "differs") : "ok");
                 if (res.mismatches[impl] && binding) ++failures;
-                snprintf(check, sizeof check, "%s ", part);
             }
         if (json) {
             printf("%s{\"op\":\"%s\",\"layout\":\"%s\",\"channels\":%zu,\"n\":%zu", first ? "" : ",\n", name,

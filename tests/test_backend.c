@@ -127,6 +127,33 @@ static void sweep(uint64_t shard, uint64_t shards)
     }
 }
 
+/* Long rows take another path: a first vector, then aligned loads (or
+   stores) from a later start. Every start offset within a vector, every
+   kernel flag set, one scale and a zero point. */
+static void long_rows(void)
+{
+    enum { L = 16384 + 77, PAD = 16 };
+    static float x[L + PAD], ya2[L + PAD], yb2[L + PAD];
+    static uint8_t a[L + PAD], b2[L + PAD], qs[L + PAD];
+    const float s = 0.37f;
+    const int32_t z = 5;
+    size_t off, i;
+    unsigned f;
+    fill(x, L + PAD, s);
+    for (i = 0; i < L + PAD; ++i) qs[i] = (uint8_t)check_rand();
+    for (off = 0; off < PAD; ++off)
+        for (f = 0; f < 8; ++f) {
+            memset(a, 0xA5, sizeof a); memset(b2, 0xA5, sizeof b2);
+            quant__f32_to_i8(x + off, a + off, L, &s, 0, &z, 0, 0, f);
+            ref_f32_to_i8(x + off, b2 + off, L, &s, 0, &z, 0, f);
+            CHECK(memcmp(a, b2, sizeof a) == 0, "long f32->i8 flags=%u off=%zu", f, off);
+            memset(ya2, 0xA5, sizeof ya2); memset(yb2, 0xA5, sizeof yb2);
+            quant__i8_to_f32(qs + f, ya2 + off, L, &s, 0, &z, 0, 0, f & QUANT__F_U8);
+            ref_i8_to_f32(qs + f, yb2 + off, L, &s, 0, &z, 0, f & QUANT__F_U8);
+            CHECK(memcmp(ya2, yb2, sizeof ya2) == 0, "long i8->f32 u8=%u off=%zu", f & QUANT__F_U8, off);
+        }
+}
+
 int main(int argc, char **argv)
 {
     size_t n, i;
@@ -138,6 +165,7 @@ int main(int argc, char **argv)
         sweep(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10));
         return check_done("test_backend sweep");
     }
+    long_rows();
     for (i = 0; i < sizeof qin; ++i) qin[i] = (uint8_t)(i * 37 + 11);
     for (round = 0; round < 3; ++round)
         for (si = 0; si < (int)NSC; ++si)
