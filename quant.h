@@ -1694,13 +1694,22 @@ QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, 
         if (sbuf && recip) quant__recip(sbuf, len);
         return;
     }
-    for (k = 0; k < len; ++k) {
-        if (sbuf) sbuf[k] = p->scales[c];
-        if (zbuf) zbuf[k] = quant__zp_at(p, c);
-        if (++j == p->inner) { /* next channel; past the last, the next row */
-            j = 0;
-            if (++c == p->channels) c = 0;
+    for (k = 0; k < len;) {
+        /* the rest of channel c's run, one value filled in; then the next
+           channel, and past the last, the next row */
+        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
+        size_t t;
+        if (sbuf) {
+            const float sc = p->scales[c];
+            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
         }
+        if (zbuf) {
+            const int32_t zc = quant__zp_at(p, c);
+            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
+        }
+        k += m;
+        j = 0;
+        if (++c == p->channels) c = 0;
     }
     if (sbuf && recip) quant__recip(sbuf, len);
 }
