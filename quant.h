@@ -1020,9 +1020,6 @@ QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
     return (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
 }
 
-/* One body for one scale and for a vector of scales (QUANT__F_VEC, a
-   constant here), with one zero point; per-element zero points take the
-   plainer loop at the end. */
 /* A kernel may walk a repeating pattern of scales (and zero points) of
    `period` elements, a multiple of 4 * QUANT__W; so counts within it. */
 QUANT__INLINE size_t quant__wrap(size_t so, size_t period) { return so == period ? 0 : so; }
@@ -1034,6 +1031,9 @@ QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
     return h < n ? h : n;
 }
 
+/* One body for one scale and for a vector of scales (QUANT__F_VEC, a
+   constant here), with one zero point; per-element zero points take the
+   plainer loop at the end. */
 QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
                                            const float *scale, const int32_t *zp, size_t zstep,
                                            size_t period, const unsigned f)
@@ -1140,7 +1140,7 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
         if (nt) {
             i = so = quant__head(dst, 4 * QUANT__W, n * 4) / 4;
             quant__scalar_i8_to_f32(src, dst, i, scale, 0, zp, 0, f);
-        } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W && QUANT__SCALES_OK(s1)) {
+        } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
             /* one vector where dst starts, then on from where its stores
                are aligned (twice-computed elements get the same bits) */
             const size_t head = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W) / 4;
@@ -1192,8 +1192,8 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
 }
 
 #ifndef QUANT_NO_F8
-/* f8 encode of one vector: the same steps as quant__f8_enc, all lanes
-   computed and the right one selected. */
+/* f8 encode of one vector: quant__f8_enc's codes, reached another way
+   (it rounds with integer steps; here one float addition rounds). */
 QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 {
     /* |v| + c, with c = max(2^e, min_normal) * 2^shift for |v| in binade
@@ -1203,7 +1203,8 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
        shift). Saturating, |v| is first clamped to the largest value; a NaN
        passes the clamp (x86's min returns its second operand for a NaN,
        NEON's gives a NaN), and NaN bits, like Inf and every overflow, give
-       a sum whose code is far above 0x7F. The same codes as quant__f8_enc. */
+       a sum whose code is far above 0x7F. The product that makes c is exact, so a
+       fused multiply-add gives the same sum. */
     const quant__f8fmt m = quant__f8_format(f);
     const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN);
     const quant__vi u = quant__asi(v), a = quant__and(u, quant__seti(0x7FFFFFFF));
