@@ -332,7 +332,7 @@ QUANT__INLINE int32_t quant__rne_i32(float v)
     return (int32_t)(v < 0.0f ? -a : a);
 }
 
-/* One element of integer quantize, as SPEC section 3 defines it. */
+/* One element of integer quantize, as the doc block's table defines it. */
 QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigned f)
 {
     const int32_t lo = (f & QUANT__F_U8) ? 0 : -128;
@@ -441,21 +441,14 @@ QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
 
 QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
 {
-    /* q - z in 32 bits. It passes 2^31 only for z near an int32 end; then
-       |q - z| = 2^31 + k with k < 256, where floats are 256 apart, so it
-       rounds to 2^31 (k <= 128; the tie goes to the even 2^31) or to
-       2^31 + 256. No 64-bit conversion: on firmware that pulls in a
-       soft-float helper. */
-    const int32_t d = (int32_t)((uint32_t)q - (uint32_t)z);
-    float fd;
-    if ((q >= 0) != (z >= 0) && (d >= 0) != (q >= 0)) {
-        const uint32_t mag = q >= 0 ? (uint32_t)d : 0u - (uint32_t)d;
-        fd = mag - 0x80000000u > 128u ? 2147483904.0f : 2147483648.0f;
-        if (q < 0) fd = -fd;
-    } else {
-        fd = (float)d;
-    }
-    return fd * s;
+    /* |q - z| < 2^32 for any two int32s, so its magnitude is exact in
+       uint32 arithmetic, and the conversion of that magnitude rounds to
+       nearest even as the sign-magnitude float format wants. No 64-bit
+       integer: on firmware that would pull in a soft-float helper. */
+    const int neg = q < z;
+    const uint32_t mag = neg ? (uint32_t)z - (uint32_t)q : (uint32_t)q - (uint32_t)z;
+    const float d = (float)mag;
+    return (neg ? -d : d) * s;
 }
 
 /* The scale and the reciprocal a multiply rounding uses, from one entry of
@@ -512,6 +505,15 @@ QUANT__PRIVATE void quant__scalar_i8_to_f32(const uint8_t *src, float *dst, size
         const int32_t q = (f & QUANT__F_U8) ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
         dst[i] = quant__dq_int(q, scale[i * sstep], zp[i * zstep]);
     }
+}
+
+/* s32 dequantize (bias tensors, ONNX DequantizeLinear on int32) */
+QUANT__PRIVATE void quant__scalar_i32_to_f32(const int32_t *src, float *dst, size_t n,
+                                             const float *scale, size_t sstep,
+                                             const int32_t *zp, size_t zstep)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = quant__dq_int(src[i], scale[i * sstep], zp[i * zstep]);
 }
 
 QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size_t n,
@@ -1191,6 +1193,36 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
     quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
+/* s32 dequantize: lanes within +-2^30 (and zero points within
+   QUANT__ZP_FAST) make q - z exact in 32 bits; a vector with a larger
+   element takes the scalar path. */
+QUANT__INLINE void quant__v_i32_to_f32_body(const int32_t *src, float *dst, size_t n,
+                                            const float *scale, const int32_t *zp, size_t zstep,
+                                            size_t period, const unsigned f)
+{
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const quant__vf s1 = quant__setf(scale[0]);
+    const quant__vi big = quant__seti(1 << 30), nbig = quant__seti(-(1 << 30));
+    const int zfast = zstep || quant__zp_fast(zp[0]);
+    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    const size_t per = period ? period : (size_t)-1;
+    /* a vector at a time even when the zero point is out of range, so that
+       a scale pattern is walked with its period */
+    for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+        const quant__vi q = quant__ldi(src + i);
+        const quant__vi z = zstep ? quant__ldi(zp + so) : quant__seti(zp[0]);
+        quant__vf s, unused;
+        quant__v_scale_at(scale, so, f, s1, s1, &s, &unused);
+        if (quant__any(quant__gt(q, big)) || quant__any(quant__gt(nbig, q)) ||
+            !(zstep ? quant__v_zp_fast(z) : zfast) || !QUANT__SCALES_OK(s))
+            quant__scalar_i32_to_f32(src + i, dst + i, QUANT__W, scale + so * sstep, sstep,
+                                     zp + so * zstep, zstep);
+        else
+            quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(q, z)), s));
+    }
+    quant__scalar_i32_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep);
+}
+
 #ifndef QUANT_NO_F8
 /* f8 encode of one vector: quant__f8_enc's codes, reached another way
    (it rounds with integer steps; here one float addition rounds). */
@@ -1343,6 +1375,14 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
     if (nt) quant__sfence();
 }
 
+QUANT__PRIVATE void quant__simd_i32_to_f32(const int32_t *src, float *dst, size_t n,
+                                           const float *scale, size_t sstep,
+                                           const int32_t *zp, size_t zstep, size_t period)
+{
+    if (sstep) quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, QUANT__F_VEC);
+    else quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, 0);
+}
+
 #ifndef QUANT_NO_F8
 QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
                                           const float *scale, size_t sstep, size_t period, unsigned f)
@@ -1392,6 +1432,7 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
 /* the kernels the op layer calls; `per` is a scale pattern's period (0: none) */
 #define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__simd_f32_to_i8(x, q, n, s, ss, z, zs, per, f)
 #define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__simd_i8_to_f32(q, y, n, s, ss, z, zs, per, f)
+#define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__simd_i32_to_f32(q, y, n, s, ss, z, zs, per)
 #define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__simd_f32_to_f8(x, q, n, s, ss, per, f)
 #define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__simd_f8_to_f32(q, y, n, s, ss, per, f)
 #define quant__recip     quant__simd_recip
@@ -1402,6 +1443,7 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
 /* scalar builds never lay out a scale pattern: `per` is always 0 */
 #  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
 #  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
 #  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
 #  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
 #  define quant__recip     quant__scalar_recip
@@ -1424,7 +1466,10 @@ typedef struct quant__plan {
     quant_dtype    qdtype;     /* the quantized side's dtype */
     const void    *src;
     void          *dst;
+    size_t         count;      /* elements; 0 and the op writes nothing */
     size_t         outer, channels, inner;
+    uint64_t       channels64; /* dims[axis] as given (1 per tensor): an empty
+                                  tensor's may pass SIZE_MAX */
     const float   *scales;     /* one, or one per channel */
     size_t         n_scales;
     const void    *zps;
@@ -1514,6 +1559,7 @@ QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_li
     if (uses_lists) {
         if (a->scales == NULL) return QUANT_ERR_NULL;
         if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
+        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
     }
     return QUANT_OK;
 }
@@ -1530,7 +1576,8 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     int i, axis;
 
     if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
-    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype))
+    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
+        !(q->dtype == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
     if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
@@ -1549,19 +1596,27 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     p->qdtype = q->dtype;
     p->src = src->data;
     p->dst = dst->data;
+    p->count = n;
     p->outer = 1;
     p->channels = 1;
+    p->channels64 = 1;
     p->inner = n;
     if (a->qtype == QUANT_PER_CHANNEL) {
         if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
             return QUANT_ERR_AXIS;
         axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
-        p->channels = (size_t)src->dims[axis];
-        p->inner = 1;
-        for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
-        p->outer = 1;
-        for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
-        if (n == 0) p->outer = 0; /* a zero dim elsewhere: nothing to do */
+        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
+           and the scale count is checked against it as given */
+        p->channels64 = (uint64_t)src->dims[axis];
+        if (n == 0) {
+            p->outer = p->channels = p->inner = 0; /* nothing to run */
+        } else {
+            /* every dim divides n <= SIZE_MAX: the products fit */
+            p->channels = (size_t)src->dims[axis];
+            p->inner = 1;
+            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
+            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
+        }
     }
     *count = n;
     return QUANT_OK;
@@ -1577,7 +1632,7 @@ QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
 QUANT__PRIVATE int quant__zp_count_ok(const quant__plan *p, const quant_attrs *a, size_t n)
 {
     if (a->qtype == QUANT_PER_TENSOR) return n == 1;
-    return n == 1 || n == p->channels;
+    return n == 1 || (uint64_t)n == p->channels64;
 }
 
 QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
@@ -1645,7 +1700,7 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
 #endif
 
 /* One call of the right kernel over n elements starting at element `at`
-   of the tensor, channel c0 onwards. */
+   of the tensor. */
 QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
                                   const float *scale, size_t sstep,
                                   const int32_t *zp, size_t zstep, size_t period, unsigned f)
@@ -1659,12 +1714,18 @@ QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
 #endif
         quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
     } else {
-        const uint8_t *q = (const uint8_t *)p->src + at;
         float *y = (float *)p->dst + at;
+        if (p->qdtype == QUANT_S32) {
+            quant__i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
+            return;
+        }
 #ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__f8_to_f32(q, y, n, scale, sstep, period, f); return; }
+        if (quant__is_f8(p->qdtype)) {
+            quant__f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
+            return;
+        }
 #endif
-        quant__i8_to_f32(q, y, n, scale, sstep, zp, zstep, period, f);
+        quant__i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
     }
 }
 
@@ -1721,7 +1782,6 @@ QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, 
    at a time. */
 QUANT__NOINLINE void quant__run_short(const quant__plan *p)
 {
-    const int32_t z = quant__zp_at(p, 0);
 #if QUANT__CHUNK >= 64
     float sbuf[QUANT__CHUNK];
 #else
@@ -1730,8 +1790,10 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
     int32_t zbuf[QUANT__CHUNK];
     const size_t row = p->channels * p->inner;
     const size_t zstep = p->n_zps > 1 ? 1 : 0;
+    int32_t z;
     size_t o, e0;
     if (row == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
 #if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
     if (row <= QUANT__CHUNK) {
         /* the whole pattern fits: lay out as many rows as fit, with
@@ -1778,9 +1840,10 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
 QUANT__NOINLINE void quant__run(const quant__plan *p)
 {
     const size_t C = p->channels, inner = p->inner;
-    int32_t z = quant__zp_at(p, 0);
+    int32_t z;
     size_t o, c;
     if (C == 0 || inner == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
     if (p->n_scales <= 1 && p->n_zps <= 1) {
         quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
     } else {
@@ -1823,7 +1886,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
         n_sc = a->n_scales;
         plan->scales = a->scales;
     }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : n_sc != plan->channels) return QUANT_ERR_SCALES;
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != plan->channels64) return QUANT_ERR_SCALES;
     plan->n_scales = n_sc;
     if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
 
@@ -1875,6 +1938,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     quant__plan p;
     const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
     if (st != QUANT_OK) return st;
+    if (p.count == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
     /* siblings, not nested, to keep the deepest stack shallow */
     if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
     else quant__run(&p);
@@ -1929,42 +1993,50 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 
 QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
 {
+    if (n == 0) return; /* src and dst may be NULL: not even NULL + 0 */
     quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
 }
 
 QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
 {
+    if (n == 0) return;
     quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
 }
 
 QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
 {
+    if (n == 0) return;
     quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
 }
 
 QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
 {
+    if (n == 0) return;
     quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
 }
 
 #ifndef QUANT_NO_F8
 QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
 {
+    if (n == 0) return;
     quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
 }
 
 QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
 {
+    if (n == 0) return;
     quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
 }
 
 QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
 {
+    if (n == 0) return;
     quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
 }
 
 QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
 {
+    if (n == 0) return;
     quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
 }
 #endif
@@ -1974,18 +2046,18 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     switch (s) {
     case QUANT_OK:              return "ok";
     case QUANT_ERR_NULL:        return "a required pointer is NULL";
-    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination";
-    case QUANT_ERR_RANK:        return "rank outside 0..QUANT_MAX_RANK";
-    case QUANT_ERR_SHAPE:       return "bad shape: negative dim, size overflow, or src and dst shapes differ";
-    case QUANT_ERR_QTYPE:       return "unknown qtype";
-    case QUANT_ERR_AXIS:        return "per-channel axis out of range";
-    case QUANT_ERR_SCALES:      return "wrong number or layout of scales";
+    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination for this operation";
+    case QUANT_ERR_RANK:        return "a rank is outside 0..QUANT_MAX_RANK";
+    case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
+    case QUANT_ERR_QTYPE:       return "unknown qtype value";
+    case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
+    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
     case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
-    case QUANT_ERR_ZPS:         return "wrong number, type or layout of zero points, or a non-zero zero point with f8";
+    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
     case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
-    case QUANT_ERR_ATTR:        return "unknown attribute name or value";
-    case QUANT_ERR_OVERLAP:     return "dst overlaps memory the operation reads";
-    case QUANT_ERR_PARSE:       return "string does not parse";
+    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
+    case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
+    case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
     case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
     }
     return "unknown status";

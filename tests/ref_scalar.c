@@ -18,6 +18,11 @@ void ref_i8_to_f32(const uint8_t *src, float *dst, size_t n, const float *scale,
 {
     quant__i8_to_f32(src, dst, n, scale, sstep, zp, zstep, 0, flags);
 }
+void ref_i32_to_f32(const int32_t *src, float *dst, size_t n, const float *scale, size_t sstep,
+                    const int32_t *zp, size_t zstep)
+{
+    quant__i32_to_f32(src, dst, n, scale, sstep, zp, zstep, 0);
+}
 void ref_f32_to_f8(const float *src, uint8_t *dst, size_t n, const float *scale, size_t sstep, unsigned flags)
 {
     quant__f32_to_f8(src, dst, n, scale, sstep, 0, flags);

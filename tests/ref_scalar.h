@@ -6,6 +6,8 @@ void ref_f32_to_i8(const float *src, uint8_t *dst, size_t n, const float *scale,
                    const int32_t *zp, size_t zstep, unsigned flags);
 void ref_i8_to_f32(const uint8_t *src, float *dst, size_t n, const float *scale, size_t sstep,
                    const int32_t *zp, size_t zstep, unsigned flags);
+void ref_i32_to_f32(const int32_t *src, float *dst, size_t n, const float *scale, size_t sstep,
+                    const int32_t *zp, size_t zstep);
 void ref_f32_to_f8(const float *src, uint8_t *dst, size_t n, const float *scale, size_t sstep, unsigned flags);
 void ref_f8_to_f32(const uint8_t *src, float *dst, size_t n, const float *scale, size_t sstep, unsigned flags);
 const char *ref_backend(void);

@@ -50,6 +50,7 @@ static void fill(float *x, size_t n, float s)
 static float xs[MAXN + 8], sv[MAXN + 8], rv[MAXN + 8], ya[MAXN + GUARD], yb[MAXN + GUARD];
 static int32_t zv[MAXN + 8];
 static uint8_t qa[MAXN + GUARD], qb[MAXN + GUARD], qin[MAXN + 8];
+static int32_t qin32[MAXN + 8];
 
 static float sp[MAXN + 8];
 static int32_t zpat[MAXN + 8];
@@ -83,6 +84,16 @@ static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, u
         ref_f32_to_i8(x, qb + boff, n, sr, sstep, zr, zstep, kf);
         quant__i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, period, kf);
         ref_i8_to_f32(qi, yb + off, n, sr, sstep, zr, zstep, kf);
+        if (kf == 0) { /* s32 dequantize has no flags: its own comparison */
+            float y32a[MAXN + GUARD], y32b[MAXN + GUARD];
+            memset(y32a, 0xA5, sizeof y32a); memset(y32b, 0xA5, sizeof y32b);
+            quant__i32_to_f32(qin32 + off, y32a + off, n, s, sstep, z, zstep, period);
+            ref_i32_to_f32(qin32 + off, y32b + off, n, sr, sstep, zr, zstep);
+            for (i = 0; i < sizeof y32a / 4; ++i)
+                CHECK(check_bits_float(y32a[i]) == check_bits_float(y32b[i]),
+                      "i32->f32 n=%zu off=%zu sstep=%zu zstep=%zu period=%zu scale#%d zp#%d: float %zu got 0x%08x want 0x%08x",
+                      n, off, sstep, zstep, period, si, zi, i, check_bits_float(y32a[i]), check_bits_float(y32b[i]));
+        }
     } else {
         quant__f32_to_f8(x, qa + boff, n, s, sstep, period, kf);
         ref_f32_to_f8(x, qb + boff, n, sr, sstep, kf);
@@ -176,6 +187,14 @@ int main(int argc, char **argv)
                     sv[i] = scales[(si + (check_rand() % 4 == 0 ? i : 0)) % NSC];
                     zv[i] = zps[(zi + (check_rand() % 3 == 0 ? i : 0)) % NZP];
                     if (check_rand() % 16 == 0) qin[i] = (uint8_t)check_rand();
+                    {
+                        /* s32 inputs around the SIMD kernel's +-2^30 bound and the ends */
+                        static const int32_t e32[] = { 0, 1, -1, 1 << 30, (1 << 30) + 1, -(1 << 30),
+                                                       -(1 << 30) - 1, INT32_MAX, INT32_MIN, 16777217 };
+                        const uint32_t k = check_rand() % 8;
+                        qin32[i] = k == 0 ? e32[check_rand() % 10] : k < 4 ? (int32_t)check_rand()
+                                 : (int32_t)(check_rand() % 4001) - 2000;
+                    }
                     rv[i] = 1.0f / sv[i];
                 }
                 /* code: bit 0 f8; then kernel flags: integer (u8, recip,

@@ -176,6 +176,73 @@ static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int 
     free(x); free(y); free(q);
 }
 
+/* s32 dequantize (bias tensors): every int32, including the ends and the
+   neighbourhood of 2^24 and 2^30 where a SIMD kernel changes path, with
+   every zero point of the table. */
+static void run_s32(const shape *sh, int dynamic, int zp_mode, quant_dtype zp_dtype, unsigned seed)
+{
+    static const int32_t edge[] = { 0, 1, -1, INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1,
+                                    16777216, 16777217, -16777217, 16777219, (1 << 30), (1 << 30) + 1,
+                                    -(1 << 30), -(1 << 30) - 1, 2147483583, 2147483584, -2147483584,
+                                    -2147483585, 255, -129 };
+    size_t n = elems(sh), C, inner, i, nsc, nzp;
+    int32_t *q = (int32_t *)malloc((n + 1) * 4);
+    float *y = (float *)malloc((n + 1) * 4);
+    float sc[1024];
+    int64_t zp[1024];
+    int32_t zp32[1024];
+    int8_t zp8[1024];
+    uint8_t zpu8[1024];
+    quant_tensor tq, tf, ts, tz;
+    quant_attrs a = quant_attrs_default();
+    quant_status st;
+
+    layout(sh, &C, &inner);
+    nsc = sh->per_channel ? C : 1;
+    nzp = zp_mode == 0 ? 0 : zp_mode == 1 ? 1 : nsc;
+    for (i = 0; i < nsc; ++i) sc[i] = scale_table[(seed + i * 7) % NS];
+    for (i = 0; i < nzp; ++i) {
+        int64_t z = zp_table[(seed * 3 + i * 5) % NZ];
+        if (dynamic && zp_dtype == QUANT_S8) z = (int8_t)z;
+        if (dynamic && zp_dtype == QUANT_U8) z = (uint8_t)z;
+        zp[i] = z; zp32[i] = (int32_t)z; zp8[i] = (int8_t)z; zpu8[i] = (uint8_t)z;
+    }
+    for (i = 0; i < n; ++i) {
+        uint32_t k = check_rand() % 4;
+        q[i] = i < sizeof edge / sizeof *edge ? edge[i]
+             : k == 0 ? (int32_t)check_rand() : k == 1 ? (int32_t)(check_rand() % 2001) - 1000
+             : edge[check_rand() % (sizeof edge / sizeof *edge)] + (int32_t)(check_rand() % 3) - 1;
+    }
+    a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
+    a.axis = sh->axis;
+    a.scales = sc; a.n_scales = nsc;
+    if (nzp) { a.zps = zp; a.n_zps = nzp; }
+    memset(&tq, 0, sizeof tq);
+    tq.dtype = QUANT_S32; tq.rank = sh->rank;
+    memcpy(tq.dims, sh->dims, sizeof tq.dims);
+    tf = tq;
+    tf.dtype = QUANT_F32;
+    tq.data = q; tf.data = y;
+    memset(&ts, 0, sizeof ts);
+    ts.dtype = QUANT_F32; ts.rank = 1; ts.dims[0] = (int64_t)nsc; ts.data = sc;
+    memset(&tz, 0, sizeof tz);
+    tz.dtype = zp_dtype; tz.rank = 1; tz.dims[0] = (int64_t)nzp;
+    tz.data = zp_dtype == QUANT_S8 ? (void *)zp8 : zp_dtype == QUANT_U8 ? (void *)zpu8 : (void *)zp32;
+    st = dynamic ? quant_dynamic_dequantize(&tq, &ts, nzp ? &tz : NULL, &tf, &a) : quant_dequantize(&tq, &tf, &a);
+    CHECK(st == QUANT_OK, "s32 dequantize status %d", (int)st);
+    for (i = 0; st == QUANT_OK && i < n; ++i) {
+        size_t c = (i / inner) % C;
+        float s = sc[sh->per_channel ? c : 0];
+        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        float want = o_dequant_int(q[i], s, z);
+        CHECK(check_bits_float(y[i]) == check_bits_float(want),
+              "s32 %s rank=%d pc=%d zp_mode=%d: [%zu] q=%d s=%a z=%lld: got 0x%08x want 0x%08x",
+              dynamic ? "dynamic" : "static", sh->rank, sh->per_channel, zp_mode, i, q[i], (double)s,
+              (long long)z, check_bits_float(y[i]), check_bits_float(want));
+    }
+    free(q); free(y);
+}
+
 static shape mk(int rank, const int64_t *dims, int pc, int64_t axis)
 {
     shape s;
@@ -226,5 +293,12 @@ int main(void)
                             run_case(&shapes[si], qts[qi], r, ov, dyn, zm, zdts[seed % 3], seed);
                             ++seed;
                         }
+    for (si = 0; si < ns; ++si)
+        for (dyn = 0; dyn < 2; ++dyn)
+            for (zm = 0; zm < 3; ++zm) {
+                if (zm == 2 && !shapes[si].per_channel) continue;
+                run_s32(&shapes[si], dyn, zm, zdts[seed % 3], seed);
+                ++seed;
+            }
     return check_done("test_ops");
 }

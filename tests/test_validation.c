@@ -97,8 +97,13 @@ int main(void)
     EXPECT(quant_quantize(&f, &t, &a), QUANT_ERR_DTYPE, "quantize to dtype 99");
     t = fd; t.dtype = QUANT_U8;
     EXPECT(quant_dequantize(&qs, &t, &a), QUANT_ERR_DTYPE, "dequantize to u8");
-    t = qs; t.dtype = QUANT_S32;
-    EXPECT(quant_dynamic_dequantize(&t, &sc, NULL, &fd, NULL), QUANT_ERR_DTYPE, "dequantize from s32");
+    t = ten(QUANT_S32, 2, 4, 6, fsrc);
+    EXPECT(quant_dynamic_dequantize(&t, &sc, NULL, &fd, NULL), QUANT_OK, "dequantize from s32");
+    t2 = q;
+    EXPECT(quant_dynamic_dequantize(&t, &sc, NULL, &t2, NULL), QUANT_ERR_DTYPE, "dequantize s32 to s8");
+    t = ten(QUANT_S32, 1, 4, 0, (uint8_t *)fsrc + 2);
+    t2 = ten(QUANT_F32, 1, 4, 0, fdst);
+    EXPECT(quant_dequantize(&t, &t2, &a), QUANT_ERR_ALIGN, "s32 src at an odd address");
 
     /* RANK */
     t = f; t.rank = -1; t2 = q; t2.rank = -1;
