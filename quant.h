@@ -713,10 +713,19 @@ QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm512_max
 /* vfixupimmps classifies each lane and answers from a table of nibbles:
    QNaN and SNaN (nibbles 0, 1) give +0 (response 8), every other class
    keeps the lane (response 1). One instruction instead of compare + move. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+/* unoptimized, gcc expands the intrinsic as a macro in this file, whose
+   all-ones mask meets the builtin's signed parameter: -Wsign-conversion */
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
 {
     return _mm512_fixupimm_ps(v, v, _mm512_set1_epi32(0x11111188), 0);
 }
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#  pragma GCC diagnostic pop
+#endif
 #define QUANT__NAN_CHEAP 1 /* one instruction a vector: no block test needed */
 QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
 {
@@ -1749,9 +1758,9 @@ QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, 
            element waits on the one a period before it */
         for (k = first; k < len; k += k < len - k ? k : len - k) {
             const size_t m = k < len - k ? k : len - k;
-            size_t j;
-            if (sbuf) for (j = 0; j < m; ++j) sbuf[k + j] = sbuf[j];
-            if (zbuf) for (j = 0; j < m; ++j) zbuf[k + j] = zbuf[j];
+            size_t t;
+            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
+            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
         }
         if (sbuf && recip) quant__recip(sbuf, len);
         return;

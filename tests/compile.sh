@@ -6,7 +6,11 @@ out=$2
 mkdir -p "$out"
 fail=0
 ran=0
-warn="-Wall -Wextra -Wpedantic -Werror"
+# the flags careful users build with, each where the language has it
+warn_common="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-qual -Wcast-align -Wundef -Werror"
+warn="$warn_common -Wstrict-prototypes -Wmissing-prototypes"
+warn_gxx="$warn_common"
+warn_clangxx="$warn_common -Wmissing-prototypes"
 
 try() { # label, command...
     label=$1; shift
@@ -42,12 +46,31 @@ for cc in gcc clang; do
 done
 for cxx in g++ clang++; do
     command -v $cxx >/dev/null || { echo "missing $cxx"; fail=$((fail + 1)); continue; }
+    wx=$warn_gxx; [ $cxx = clang++ ] && wx=$warn_clangxx
     for std in c++11 c++17; do
         for simd in "" "-march=native"; do
-            try "$cxx -std=$std $simd" $cxx -std=$std $warn $simd -x c++ -I"$src" "$src/tests/compile_api.c" -o "$out/api"
+            try "$cxx -std=$std $simd" $cxx -std=$std $wx $simd -x c++ -I"$src" "$src/tests/compile_api.c" -o "$out/api"
             try "run $cxx -std=$std $simd" "$out/api"
         done
     done
 done
+# every backend, unoptimized too (gcc expands some intrinsics as macros
+# there), and the cross compilers CI installs: warnings only, no run
+for cc in gcc clang; do
+    for simd in "-DQUANT_SIMD=QUANT_SIMD_SSE2" "-mavx2 -mfma" "-mavx512f -mavx512bw -mavx512vl" "-march=native"; do
+        for opt in -O0 -O2; do
+            try "$cc $opt $simd (warnings)" $cc -std=c99 $opt $warn $simd -I"$src" -c "$src/tests/compile_api.c" -o "$out/w.o"
+        done
+    done
+done
+for x in "aarch64-linux-gnu-gcc" "arm-linux-gnueabihf-gcc -mfpu=neon" \
+         "arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
+         "arm-none-eabi-gcc -mcpu=cortex-m0 -mthumb"; do
+    set -- $x
+    command -v "$1" >/dev/null || { echo "missing $1"; fail=$((fail + 1)); continue; }
+    try "$x (warnings)" $x -std=c99 -O2 $warn -I"$src" -c "$src/tests/config_macros.c" -o "$out/w.o"
+    try "$x -Os (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/compile_api.c" -o "$out/w.o"
+done
+
 echo "compile_matrix: $ran checks, $fail failed"
 [ $fail -eq 0 ]

@@ -2,6 +2,7 @@
 #define QUANT_IMPLEMENTATION
 #include "quant.h"
 
+int quantize_in_b(float x); /* defined here, called from static_a.c */
 int quantize_in_b(float x)
 {
     int8_t q;

@@ -37,6 +37,30 @@ int main(void)
     }
     CHECK(quant_status_str((quant_status)99) != NULL, "unknown status string");
     CHECK(strcmp(quant_status_str(QUANT_OK), "ok") == 0, "ok string");
+    {
+        /* each string names the cases that return it, and no case that
+           returns another status: quant_attrs_set with a known name and an
+           unknown value is QUANT_ERR_PARSE, so QUANT_ERR_ATTR's string must
+           not claim unknown values of attributes in general */
+        static const struct { quant_status st; const char *has, *lacks; } words[] = {
+            { QUANT_ERR_ATTR, "rounding or f8_overflow value", "attribute name or value" },
+            { QUANT_ERR_ATTR, "attribute name", NULL },
+            { QUANT_ERR_PARSE, "value", NULL },
+            { QUANT_ERR_ZPS, "n_zps 0", NULL },
+            { QUANT_ERR_OVERLAP, "src", NULL },
+            { QUANT_ERR_AXIS, "rank 0", NULL },
+            { QUANT_ERR_SCALES, "1-D f32", NULL },
+        };
+        for (i = 0; i < (int)(sizeof words / sizeof *words); ++i) {
+            const char *s = quant_status_str(words[i].st);
+            CHECK(strstr(s, words[i].has) != NULL, "status %d string '%s' lacks '%s'", (int)words[i].st, s, words[i].has);
+            CHECK(!words[i].lacks || !strstr(s, words[i].lacks), "status %d string '%s' says '%s'", (int)words[i].st, s,
+                  words[i].lacks);
+        }
+        a = quant_attrs_default();
+        CHECK(quant_attrs_set(&a, "rounding", "nearest") == QUANT_ERR_PARSE, "known name, unknown value: PARSE");
+        CHECK(quant_attrs_set(&a, "nearest", "exact") == QUANT_ERR_ATTR, "unknown name: ATTR");
+    }
 
     /* dtype names round-trip */
     for (i = 0; i < 6; ++i) {
