@@ -5,8 +5,9 @@
 
    The four oneDNN Graph operations Quantize, Dequantize, DynamicQuantize and
    DynamicDequantize, per tensor or per channel on any axis, for s8, u8,
-   f8_e4m3 and f8_e5m2, with results defined to the bit: the same bits on
-   every backend, compiler and optimization level.
+   f8_e4m3 and f8_e5m2 (and s32 -> f32 dequantize, for bias tensors), with
+   results defined to the bit: the same bits on every backend, compiler and
+   optimization level.
 
    HOW TO INCLUDE IT
 
@@ -33,6 +34,19 @@
                      QUANT_ERR_DTYPE); for firmware that needs only integers.
    QUANT_ONLY_EXACT  leaves the onednn, onnx and torch roundings out (they
                      then give QUANT_ERR_ATTR); the default exact stays.
+   QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
+                     one scale whose destination is at least this many bytes
+                     (default 16 MiB; 0: never) writes it with streaming
+                     stores, which leave the caches to data that fits them.
+
+   ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
+
+     qtype        per_tensor | per_channel
+     axis         decimal int64, optional sign; negative counts from the end
+     rounding     exact | onednn | onnx | torch
+     f8_overflow  saturate | inf_nan
+   An unknown name is QUANT_ERR_ATTR, a value that does not parse
+   QUANT_ERR_PARSE; on either the attributes are unchanged.
 
    THE ARITHMETIC PROMISE
 
@@ -62,12 +76,35 @@
    barrier before any addition).
 
    Validation runs to completion before the first write: on any error the
-   operation returns a non-zero quant_status and leaves dst untouched. The
-   statuses are listed with quant_status below and tabled in the README.
-   Two rules go beyond the oneDNN documents: f32 and s32 data (src, dst,
-   scales and zero-point tensors) must be 4-byte aligned (QUANT_ERR_ALIGN),
-   and dst may not overlap the scales or zero points it is computed from
-   (QUANT_ERR_OVERLAP).
+   operation returns a non-zero quant_status and leaves dst untouched; an
+   empty tensor (a zero dim) is valid, may have NULL data, and writes
+   nothing. When several rows apply, any of their statuses may come back.
+
+     QUANT_ERR_NULL         src, dst, a static op's attrs, the scales list or
+                            tensor, or a needed data pointer is NULL; a zps
+                            list NULL with n_zps > 0
+     QUANT_ERR_DTYPE        dtype or combination the op does not take
+     QUANT_ERR_RANK         rank < 0 or > QUANT_MAX_RANK
+     QUANT_ERR_SHAPE        a negative dim; element or byte count past
+                            SIZE_MAX or INT64_MAX; src and dst dims differ
+     QUANT_ERR_QTYPE        qtype not per_tensor or per_channel
+     QUANT_ERR_AXIS         per-channel axis outside [-rank, rank-1], rank 0
+     QUANT_ERR_SCALES       not 1 scale (per tensor) or dims[axis] scales
+                            (per channel); scales tensor not 1-D f32 (rank 0
+                            is fine per tensor)
+     QUANT_ERR_SCALE_VALUE  a scale 0, NaN, +-Inf, or <= 2^-128 in magnitude
+     QUANT_ERR_ZPS          not 1 (or, per channel, dims[axis]) zero points;
+                            zps tensor not 1-D s8/u8/s32; a zps list with
+                            n_zps 0; a non-zero zero point with f8
+     QUANT_ERR_ZP_VALUE     a static zero point outside int32
+     QUANT_ERR_ATTR         unknown rounding or f8_overflow value (any op),
+                            unknown attribute name
+     QUANT_ERR_OVERLAP      dst overlaps src, the scales or the zero points
+     QUANT_ERR_PARSE        a dtype name or attribute value does not parse
+     QUANT_ERR_ALIGN        f32 or s32 data (src, dst, scales or zps tensor)
+                            not on a 4-byte boundary: reading it as such is
+                            undefined in C (beyond the oneDNN documents, as
+                            is the overlap rule for scales and zero points)
 */
 #ifndef QUANT_H_INCLUDED
 #define QUANT_H_INCLUDED
