@@ -62,12 +62,19 @@
 
    NaN quantizes to sat(z); an infinite quotient saturates by its sign; no
    magnitude ever wraps. Dequantize is fl((float)(q - z) * s) with q - z
-   exact. f8 quantize rounds fl(x / s) (exact, onnx) or fl(x * fl(1/s))
-   (onednn, torch) once, to nearest even, straight to f8, keeping
+   exact (s32 too). f8 quantize rounds fl(x / s) (exact, onnx) or
+   fl(x * fl(1/s)) (torch) once, to nearest even, straight to f8, keeping
    subnormals and the sign of zero; overflow and infinities give the max
    finite value (f8_overflow saturate, the default) or NaN / Inf (inf_nan);
    NaN gives 0x7F, or 0xFF when x has its sign bit set. f8 dequantize is
    fl(decode(q) * s); NaN codes give 0x7FC00000 / 0xFFC00000.
+
+   onednn with f8 takes oneDNN's route instead, bit for bit: fl(x * fl(1/s))
+   is rounded to f16 (nearest even; 65520 and up is infinite) and that to
+   f8 (nearest even), two roundings; inf_nan then gives exactly oneDNN's
+   codes. A NaN x gives e4m3 0x7F and e5m2 0x7E | (bit 21 of x), with x's
+   sign, and e5m2 dequantize of 0x7D / 0x7F gives 0x7FE00000 (the payload
+   bit oneDNN's f16 route keeps). -0 stays -0, as in oneDNN's conversion.
 
    This holds in the default floating-point environment: round to nearest
    even, denormals neither flushed nor treated as zero. -ffast-math breaks
@@ -323,6 +330,7 @@ extern "C" {
 #define QUANT__F_RECIP_GIVEN 32u /* with RECIP: the scale array already holds fl(1/s) */
 #define QUANT__F_VEC      64u  /* SIMD bodies only: a vector of scales (sstep 1) */
 #define QUANT__F_STREAM  128u  /* SIMD bodies only: stores go past the caches */
+#define QUANT__F_VIA_F16 256u  /* f8 as oneDNN makes it: rounded to f16 first */
 
 /* Streaming stores on x86: a kernel call whose destination is at least
    QUANT_STREAM_BYTES long (and one scale) writes it with non-temporal
@@ -437,14 +445,40 @@ QUANT__INLINE quant__f8fmt quant__f8_format(unsigned f)
     return m;
 }
 
-/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. */
+/* |v| rounded to the nearest even f16 value, as a float: adding
+   c = max(2^e, 2^-14) * 2^13 for |v| in binade 2^e pushes all but f16's
+   11 significant bits (or, below f16's normal range, all below its
+   subnormal step 2^-24) out of the sum, and the FPU rounds them off;
+   subtracting c again is exact. A sum of 2^16 or more is f16's
+   overflow: the caller treats it as infinite. Infinities and NaN pass. */
+QUANT__INLINE float quant__f16_round_abs(float v)
+{
+    const uint32_t a = quant__bits(v) & 0x7FFFFFFFu, e = a & 0x7F800000u;
+    const float c = quant__float((e > 0x38800000u ? e : 0x38800000u) + (13u << 23));
+    if (a > 0x7F800000u) return quant__float(a);                 /* NaN */
+    if (a >= 0x477FF000u) return quant__float(0x7F800000u);      /* 65520 ties up to 2^16 */
+    return (quant__float(a) + c) - c;
+}
+
+/* The code of a NaN x: 0x7F with x's sign. oneDNN's e5m2 is 0x7E and
+   the one payload bit its f16 route carries down (f32 bit 21). */
+QUANT__INLINE uint8_t quant__f8_nan(float x, unsigned f)
+{
+    const uint32_t xb = quant__bits(x);
+    const uint32_t low = (f & QUANT__F_VIA_F16) && (f & QUANT__F_E5M2) ? 0x7Eu | ((xb >> 21) & 1u) : 0x7Fu;
+    return (uint8_t)(low | ((xb >> 24) & 0x80u));
+}
+
+/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. With
+   QUANT__F_VIA_F16, v is rounded to f16 first, as oneDNN does. */
 QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
 {
     const quant__f8fmt m = quant__f8_format(f);
-    const uint32_t u = quant__bits(v), a = u & 0x7FFFFFFFu;
+    const uint32_t u = quant__bits(v);
+    const uint32_t a = (f & QUANT__F_VIA_F16) ? quant__bits(quant__f16_round_abs(v)) : u & 0x7FFFFFFFu;
     const uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
     uint32_t code;
-    if (a > 0x7F800000u) return (uint8_t)(0x7Fu | ((quant__bits(x) >> 24) & 0x80u));
+    if (a > 0x7F800000u) return quant__f8_nan(x, f);
     if (a > m.overflow)
         return (uint8_t)(sign | ((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code));
     if (a < m.min_normal) {
@@ -468,7 +502,8 @@ QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
     const int e5 = (f & QUANT__F_E5M2) != 0;
     const unsigned mbits = e5 ? 2u : 3u;
     float d;
-    if (e5 ? a > 0x7Cu : a == 0x7Fu) return quant__float(sign | 0x7FC00000u);
+    if (e5 ? a > 0x7Cu : a == 0x7Fu) /* oneDNN's f16 route keeps e5m2's low payload bit */
+        return quant__float(sign | 0x7FC00000u | ((f & QUANT__F_VIA_F16) && e5 ? (a & 1u) << 21 : 0u));
     if (e5 && a == 0x7Cu) d = quant__float(0x7F800000u);
     else if ((a >> mbits) == 0) /* subnormal: m steps of 2^-9 (e4m3) or 2^-16 (e5m2) */
         d = (float)(int32_t)a * quant__float(e5 ? (111u << 23) : (118u << 23));
@@ -1270,6 +1305,18 @@ QUANT__INLINE void quant__v_i32_to_f32_body(const int32_t *src, float *dst, size
 }
 
 #ifndef QUANT_NO_F8
+/* quant__f16_round_abs for a vector of magnitudes. They are first held at
+   2^16, f16's overflow, which both f8 formats take as overflow too, so
+   that c stays finite; a NaN passes the min (see below) and stays NaN.
+   c and -c are exact products, so a fused multiply-add changes nothing. */
+QUANT__INLINE quant__vf quant__v_f16_round_abs(quant__vf av)
+{
+    const quant__vf h = quant__min(quant__setf(65536.0f), av);
+    const quant__vf e = quant__max(quant__asf(quant__and(quant__asi(h), quant__seti(0x7F800000))),
+                                   quant__asf(quant__seti(0x38800000)));
+    return quant__add(quant__add(h, quant__mul(e, quant__setf(8192.0f))), quant__mul(e, quant__setf(-8192.0f)));
+}
+
 /* f8 encode of one vector: quant__f8_enc's codes, reached another way
    (it rounds with integer steps; here one float addition rounds). */
 QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
@@ -1284,8 +1331,9 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
        a sum whose code is far above 0x7F. The product that makes c is exact, so a
        fused multiply-add gives the same sum. */
     const quant__f8fmt m = quant__f8_format(f);
-    const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN);
-    const quant__vi u = quant__asi(v), a = quant__and(u, quant__seti(0x7FFFFFFF));
+    const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN), via16 = (f & QUANT__F_VIA_F16) != 0;
+    const quant__vi u = quant__asi(v), a0 = quant__and(u, quant__seti(0x7FFFFFFF));
+    const quant__vi a = via16 ? quant__asi(quant__v_f16_round_abs(quant__asf(a0))) : a0;
     const quant__vi sign = quant__and(quant__srl(u, 24), quant__seti(0x80));
     const quant__vf av = sat ? quant__min(quant__setf(e5 ? 57344.0f : 448.0f), quant__asf(a)) : quant__asf(a);
     const quant__vf c = quant__mul(quant__max(quant__asf(quant__and(quant__asi(av), quant__seti(0x7F800000))),
@@ -1294,17 +1342,19 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
     const quant__vi b = quant__asi(quant__add(av, c));
     const quant__vi low = quant__and(b, quant__seti((int32_t)((1u << (25u - m.shift)) - 1u)));
     quant__vi code = quant__addi(quant__addi(quant__srl(b, m.shift), low), quant__seti(-(int32_t)(m.magic >> m.shift)));
-    /* 0x7F is the NaN code, and e4m3's overflow code too; e5m2 overflows to 0x7C */
-    const int nan_apart = e5 && !sat;
-    code = quant__mini(code, quant__seti(nan_apart ? 0x7C : 0x7F));
+    /* 0x7F is the NaN code, and e4m3's overflow code too; e5m2 overflows to
+       0x7C, and oneDNN's e5m2 NaN (quant__f8_nan) is 0x7E and a payload bit */
+    const int nan_apart = e5 && (!sat || via16);
+    const quant__vi nan_code = e5 && via16 ? quant__or(quant__seti(0x7E), quant__and(quant__srl(quant__asi(x), 21), quant__seti(1)))
+                                           : quant__seti(0x7F);
+    code = quant__mini(code, quant__seti(e5 && !sat ? 0x7C : 0x7F));
 #if QUANT__NAN_KEEPS_SIGN
     /* a NaN quotient carries x's sign here, so one sign serves all lanes */
-    (void)x;
-    if (nan_apart) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7F), code);
+    if (nan_apart) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), nan_code, code);
     return quant__or(code, sign);
 #else
     return quant__sel(quant__gt(a, quant__seti(0x7F800000)),
-                      quant__or(quant__seti(0x7F), quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80))),
+                      quant__or(nan_code, quant__and(quant__srl(quant__asi(x), 24), quant__seti(0x80))),
                       quant__or(code, sign));
 #endif
 }
@@ -1350,11 +1400,12 @@ QUANT__INLINE quant__vf quant__v_f8_dec(quant__vi c, quant__vf s, unsigned f)
     const quant__vi sign = quant__sll(quant__and(c, quant__seti(0x80)), 24);
     const quant__vi nrm = quant__addi(quant__sll(a, 23 - mbits), quant__seti(e5 ? (112 << 23) : (120 << 23)));
     const quant__vi sub = quant__asi(quant__mul(quant__i2f(a), quant__asf(quant__seti(e5 ? (111 << 23) : (118 << 23)))));
-    quant__vi d = quant__sel(quant__gt(quant__seti(1 << mbits), a), sub, nrm), y;
+    quant__vi d = quant__sel(quant__gt(quant__seti(1 << mbits), a), sub, nrm), y, nan;
     if (e5) d = quant__sel(quant__eq(a, quant__seti(0x7C)), quant__seti(0x7F800000), d);
     y = quant__asi(quant__mul(quant__asf(quant__or(d, sign)), s));
-    return quant__asf(quant__sel(quant__gt(a, quant__seti(e5 ? 0x7C : 0x7E)),
-                                 quant__or(sign, quant__seti(0x7FC00000)), y));
+    nan = (f & QUANT__F_VIA_F16) && e5 ? quant__or(quant__sll(quant__and(a, quant__seti(1)), 21), quant__seti(0x7FC00000))
+                                                      : quant__seti(0x7FC00000);
+    return quant__asf(quant__sel(quant__gt(a, quant__seti(e5 ? 0x7C : 0x7E)), quant__or(sign, nan), y));
 }
 
 QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_t n,
@@ -1367,7 +1418,8 @@ QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_
     quant__vf s, unused;
 #ifdef QUANT__F8_DEC64
     const quant__f8tab t = quant__dec64_init((f & QUANT__F_E5M2) != 0);
-    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
+    /* the tables hold the plain NaN; oneDNN's e5m2 payloads take the loop below */
+    for (; !(f & QUANT__F_VIA_F16) && i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
         quant__vf v[4];
         int k;
         quant__dec64(&t, src + i, v);
@@ -1435,12 +1487,16 @@ QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t
 {
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
 #define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, period, (k) | given); break;
-#define QUANT__CASES(v) QUANT__CASE((v) | 0) QUANT__CASE((v) | 2) QUANT__CASE((v) | 8) QUANT__CASE((v) | 10) \
-                        QUANT__CASE((v) | 16) QUANT__CASE((v) | 18) QUANT__CASE((v) | 24) QUANT__CASE((v) | 26)
-    switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN)) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASES(0) QUANT__CASES(QUANT__F_VEC)
+    /* the oneDNN route (VIA_F16) always multiplies by the reciprocal */
+#define QUANT__CASES4(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_E5M2) QUANT__CASE((v) | QUANT__F_INF_NAN) \
+                         QUANT__CASE((v) | QUANT__F_E5M2 | QUANT__F_INF_NAN)
+#define QUANT__CASES(v) QUANT__CASES4(v) QUANT__CASES4((v) | QUANT__F_RECIP) \
+                        QUANT__CASES4((v) | QUANT__F_RECIP | QUANT__F_VIA_F16)
+    switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN | QUANT__F_VIA_F16)) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
     }
 #undef QUANT__CASES
+#undef QUANT__CASES4
 #undef QUANT__CASE
 }
 
@@ -1448,9 +1504,13 @@ QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t
                                           const float *scale, size_t sstep, size_t period, unsigned f)
 {
 #define QUANT__CASE(k) case k: quant__v_f8_to_f32_body(src, dst, n, scale, period, k); break;
-    switch ((f & QUANT__F_E5M2) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0) QUANT__CASE(QUANT__F_E5M2) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_E5M2)
+#define QUANT__CASES(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_E5M2) QUANT__CASE((v) | QUANT__F_E5M2 | QUANT__F_VIA_F16)
+    /* the oneDNN route decodes differently only for e5m2's NaN payloads */
+    const unsigned via16 = (f & QUANT__F_E5M2) ? f & QUANT__F_VIA_F16 : 0u;
+    switch ((f & QUANT__F_E5M2) | via16 | QUANT__VEC_IF(sstep)) {
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
     }
+#undef QUANT__CASES
 #undef QUANT__CASE
 }
 #endif
@@ -1724,6 +1784,7 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
     if (q == QUANT_U8) f |= QUANT__F_U8;
     if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
     if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
     return f;
 }
 

@@ -13,6 +13,12 @@
 #include <stdint.h>
 #include <string.h>
 
+/* oneDNN's own f8 conversion route, transcribed: rounding `onednn` with an
+   f8 type follows it. quant.h keeps the -0 of that conversion, which
+   oneDNN's reference reorder turns into +0 by adding a zero point of 0. */
+#define ODNN_F8_ADD_ZP 0
+#include "onednn_f8.h"
+
 #if defined(__GNUC__)
 #define O_UNUSED __attribute__((unused))
 #else
@@ -120,6 +126,14 @@ O_UNUSED static uint8_t o_f8_encode(float x, float v, int fmt, int inf_nan)
 
 O_UNUSED static uint8_t o_quant_f8(float x, float s, int rounding, int fmt, int inf_nan)
 {
+    if (rounding == O_ONEDNN) {
+        /* oneDNN knows only inf_nan; saturating, what it makes an overflow
+           code (e4m3 0x7F from a number, e5m2 +-Inf) is +-max instead */
+        uint8_t c = odnn_quant_f8(x, s, fmt);
+        const int over = !isnan(x) && (c & 0x7F) == (fmt == 0 ? 0x7F : 0x7C);
+        if (over && !inf_nan) c = (uint8_t)((c & 0x80) | o_f8_maxcode(fmt));
+        return c;
+    }
     return o_f8_encode(x, o_quotient(x, s, rounding), fmt, inf_nan);
 }
 
@@ -131,6 +145,13 @@ O_UNUSED static float o_f8_decode(uint8_t code, int fmt)
     if (fmt == 1 && a > 0x7C) return o_from_bits(neg ? 0xFFC00000u : 0x7FC00000u);
     v = (fmt == 1 && a == 0x7C) ? INFINITY : o_f8_magnitude(a, fmt);
     return (float)(neg ? -v : v);
+}
+
+O_UNUSED static float o_dequant_f8(uint8_t code, float s, int fmt);
+/* the same, where rounding `onednn` decodes through oneDNN's f16 route */
+O_UNUSED static float o_dequant_f8_r(uint8_t code, float s, int fmt, int rounding)
+{
+    return rounding == O_ONEDNN ? odnn_dequant_f8(code, s, fmt) : o_dequant_f8(code, s, fmt);
 }
 
 O_UNUSED static float o_dequant_f8(uint8_t code, float s, int fmt)

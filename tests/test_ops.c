@@ -167,7 +167,7 @@ static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int 
         size_t c = (i / inner) % C;
         float s = sc[sh->per_channel ? c : 0];
         int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
-        float want = is_f8(qt) ? o_dequant_f8(q[i], s, fmt_of(qt))
+        float want = is_f8(qt) ? o_dequant_f8_r(q[i], s, fmt_of(qt), rounding)
                                : o_dequant_int(qt == QUANT_U8 ? q[i] : (int8_t)q[i], s, z);
         CHECK(check_bits_float(x[i]) == check_bits_float(want),
               "%s: dequantize [%zu] q=0x%02x s=%a z=%lld: got 0x%08x want 0x%08x", what, i, q[i],
