@@ -450,7 +450,9 @@ QUANT__INLINE quant__f8fmt quant__f8_format(unsigned f)
    11 significant bits (or, below f16's normal range, all below its
    subnormal step 2^-24) out of the sum, and the FPU rounds them off;
    subtracting c again is exact. A sum of 2^16 or more is f16's
-   overflow: the caller treats it as infinite. Infinities and NaN pass. */
+   overflow: the caller treats it as infinite. Infinities and NaN pass.
+   Not inlined: the oneDNN route is rare, and inlined it would deepen the
+   f8 kernel's frame on firmware. */
 QUANT__INLINE float quant__f16_round_abs(float v)
 {
     const uint32_t a = quant__bits(v) & 0x7FFFFFFFu, e = a & 0x7F800000u;
@@ -469,13 +471,12 @@ QUANT__INLINE uint8_t quant__f8_nan(float x, unsigned f)
     return (uint8_t)(low | ((xb >> 24) & 0x80u));
 }
 
-/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. With
-   QUANT__F_VIA_F16, v is rounded to f16 first, as oneDNN does. */
+/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. (The
+   oneDNN route rounds v to f16 before it comes here.) */
 QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
 {
     const quant__f8fmt m = quant__f8_format(f);
-    const uint32_t u = quant__bits(v);
-    const uint32_t a = (f & QUANT__F_VIA_F16) ? quant__bits(quant__f16_round_abs(v)) : u & 0x7FFFFFFFu;
+    const uint32_t u = quant__bits(v), a = u & 0x7FFFFFFFu;
     const uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
     uint32_t code;
     if (a > 0x7F800000u) return quant__f8_nan(x, f);
@@ -598,6 +599,8 @@ QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size
         if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
         if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
         else v = src[i] / s;
+        if (f & QUANT__F_VIA_F16) /* oneDNN's route: to f16 first, sign kept */
+            v = quant__float(quant__bits(quant__f16_round_abs(v)) | (quant__bits(v) & 0x80000000u));
         dst[i] = quant__f8_enc(src[i], v, f);
     }
 }
@@ -1344,13 +1347,12 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
     quant__vi code = quant__addi(quant__addi(quant__srl(b, m.shift), low), quant__seti(-(int32_t)(m.magic >> m.shift)));
     /* 0x7F is the NaN code, and e4m3's overflow code too; e5m2 overflows to
        0x7C, and oneDNN's e5m2 NaN (quant__f8_nan) is 0x7E and a payload bit */
-    const int nan_apart = e5 && (!sat || via16);
     const quant__vi nan_code = e5 && via16 ? quant__or(quant__seti(0x7E), quant__and(quant__srl(quant__asi(x), 21), quant__seti(1)))
                                            : quant__seti(0x7F);
     code = quant__mini(code, quant__seti(e5 && !sat ? 0x7C : 0x7F));
 #if QUANT__NAN_KEEPS_SIGN
     /* a NaN quotient carries x's sign here, so one sign serves all lanes */
-    if (nan_apart) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), nan_code, code);
+    if (e5 && (!sat || via16)) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), nan_code, code);
     return quant__or(code, sign);
 #else
     return quant__sel(quant__gt(a, quant__seti(0x7F800000)),
@@ -1572,10 +1574,7 @@ typedef struct quant__plan {
     quant_dtype    qdtype;     /* the quantized side's dtype */
     const void    *src;
     void          *dst;
-    size_t         count;      /* elements; 0 and the op writes nothing */
-    size_t         outer, channels, inner;
-    uint64_t       channels64; /* dims[axis] as given (1 per tensor): an empty
-                                  tensor's may pass SIZE_MAX */
+    size_t         outer, channels, inner; /* all 0 for an empty tensor */
     const float   *scales;     /* one, or one per channel */
     size_t         n_scales;
     const void    *zps;
@@ -1674,7 +1673,7 @@ QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_li
    layout. */
 QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
                                                  const quant_attrs *a, int quantize,
-                                                 quant__plan *p, size_t *count)
+                                                 quant__plan *p, size_t *count, uint64_t *channels)
 {
     const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
     size_t n;
@@ -1702,18 +1701,17 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     p->qdtype = q->dtype;
     p->src = src->data;
     p->dst = dst->data;
-    p->count = n;
     p->outer = 1;
     p->channels = 1;
-    p->channels64 = 1;
     p->inner = n;
+    *channels = 1;
     if (a->qtype == QUANT_PER_CHANNEL) {
         if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
             return QUANT_ERR_AXIS;
         axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
         /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
            and the scale count is checked against it as given */
-        p->channels64 = (uint64_t)src->dims[axis];
+        *channels = (uint64_t)src->dims[axis];
         if (n == 0) {
             p->outer = p->channels = p->inner = 0; /* nothing to run */
         } else {
@@ -1735,10 +1733,10 @@ QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
 }
 
 /* Zero-point count: 1 per tensor; 1 or C per channel. */
-QUANT__PRIVATE int quant__zp_count_ok(const quant__plan *p, const quant_attrs *a, size_t n)
+QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
 {
     if (a->qtype == QUANT_PER_TENSOR) return n == 1;
-    return n == 1 || (uint64_t)n == p->channels64;
+    return n == 1 || (uint64_t)n == channels;
 }
 
 QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
@@ -1973,12 +1971,13 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
     const quant_attrs *a = attrs ? attrs : &defaults;
     size_t n, n_sc, n_zp, sbytes, dbytes;
+    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
     quant_status st;
 
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
     if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
     if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
 
     /* scales */
     if (dynamic) {
@@ -1993,7 +1992,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
         n_sc = a->n_scales;
         plan->scales = a->scales;
     }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != plan->channels64) return QUANT_ERR_SCALES;
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
     plan->n_scales = n_sc;
     if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
 
@@ -2011,11 +2010,11 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
         if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
-        if (!quant__zp_count_ok(plan, a, n_zp)) return QUANT_ERR_ZPS;
+        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
         plan->zps = zps_t->data;
         plan->n_zps = n_zp;
     } else if (!dynamic && a->zps != NULL) {
-        if (!quant__zp_count_ok(plan, a, a->n_zps)) return QUANT_ERR_ZPS;
+        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
         plan->zps = a->zps;
         plan->zp_kind = QUANT__ZP_I64;
         plan->n_zps = a->n_zps;
@@ -2045,7 +2044,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     quant__plan p;
     const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
     if (st != QUANT_OK) return st;
-    if (p.count == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
+    if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
     /* siblings, not nested, to keep the deepest stack shallow */
     if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
     else quant__run(&p);
