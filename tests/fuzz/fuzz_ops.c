@@ -19,16 +19,23 @@
    pointers, misaligned pointers, and dst overlapping (or touching) src,
    scales or zero points.
 
+   A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
+   pointers included), against the oracle where its scale is valid.
+
    Every buffer the library may read or write is its own malloc of exactly
    its size (a zero-size one is NULL or a malloc(0) pointer), so that
    AddressSanitizer reports a one-element over-read; two buffers that
    overlap share one allocation sized to their union. Tensors whose memory
-   the harness cannot hold are only passed where the call must fail.
+   the harness cannot hold (2^32 elements, say) stand in as 8-byte
+   placeholders, and are only passed where the call must fail for a reason
+   that does not depend on their addresses.
 
    The same case also runs through a forced-scalar copy of quant.h in the
    same binary (tests/ref_scalar.c, FUZZ_SCALAR_COPY), which must agree
    byte for byte. tests/fuzz/replay.c runs the corpus without libFuzzer (on
-   every build, 32-bit armhf under qemu included). */
+   every build, 32-bit armhf under qemu included). Built with -DFUZZ_STATS
+   it prints at exit how the calls ended, and with FUZZ_VERBOSE set in the
+   environment each case and its status. */
 #define QUANT_IMPLEMENTATION
 #include "../../quant.h"
 #include "../oracle.h"
@@ -438,30 +445,34 @@ static verdict model(const fcase *c)
                 if (z != 0 && f8 != 0) row(&v, QUANT_ERR_ZPS, f8 == 1);
             }
     }
-    /* dst overlapping what the op reads (sizes as declared; the harness's
-       allocation where a declared size is unknowable) */
+    /* dst overlapping what the op reads, with the sizes as declared (the
+       harness's allocation where a declared size is unknowable). Only
+       memory that exists can overlap for certain: a tensor declared larger
+       than the harness could hold (a placeholder) may claim addresses past
+       the end of the address space, where no overlap test has to work. */
     if (dst && dst->data) {
         const uint64_t dn = ds.known ? ds.count * esize(dst->dtype) : c->bytes[B_DST];
+        const int dheld = ds.known && !c->unheld[B_DST];
         if (src && src->data) {
             const uint64_t sn = ss.known ? ss.count * esize(src->dtype) : c->bytes[B_SRC];
-            if (overlap(dst->data, dn, src->data, sn)) row(&v, QUANT_ERR_OVERLAP, ds.known && ss.known);
+            if (overlap(dst->data, dn, src->data, sn)) row(&v, QUANT_ERR_OVERLAP, dheld && ss.known && !c->unheld[B_SRC]);
         }
         if (!dyn && A) {
-            if (overlap(dst->data, dn, A->scales, (uint64_t)A->n_scales * 4)) row(&v, QUANT_ERR_OVERLAP, ds.known);
-            if (overlap(dst->data, dn, A->zps, (uint64_t)A->n_zps * 8)) row(&v, QUANT_ERR_OVERLAP, ds.known);
+            if (overlap(dst->data, dn, A->scales, (uint64_t)A->n_scales * 4)) row(&v, QUANT_ERR_OVERLAP, dheld);
+            if (overlap(dst->data, dn, A->zps, (uint64_t)A->n_zps * 8)) row(&v, QUANT_ERR_OVERLAP, dheld);
         }
         if (sc && overlap(dst->data, dn, sc->data, scs.known ? scs.count * esize(sc->dtype) : c->bytes[B_SC]))
-            row(&v, QUANT_ERR_OVERLAP, ds.known && scs.known);
+            row(&v, QUANT_ERR_OVERLAP, dheld && scs.known && !c->unheld[B_SC]);
         if (zp && overlap(dst->data, dn, zp->data, zs.known ? zs.count * esize(zp->dtype) : c->bytes[B_ZP]))
-            row(&v, QUANT_ERR_OVERLAP, ds.known && zs.known);
+            row(&v, QUANT_ERR_OVERLAP, dheld && zs.known && !c->unheld[B_ZP]);
     }
     return v;
 }
 
 /* ------------------------------------------------------------------ the oracle */
 
-/* The expected dst bytes of a call the model says succeeds. `sv` reads the
-   pre-call memory: the scales, zero points and src as they were. */
+/* The expected dst bytes of a successful call, from the memory as it was
+   before the call (src_mem, sc_mem, zp_mem point into the snapshots). */
 static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem, const uint8_t *zp_mem,
                    uint8_t *expect, uint64_t n)
 {
@@ -590,6 +601,27 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
     return !s.known;
 }
 
+/* ------------------------------------------------------------------ statistics
+   -DFUZZ_STATS: at exit, how many calls of each op ended in each status,
+   how many succeeded with elements to compare, and how many were skipped. */
+#ifdef FUZZ_STATS
+static unsigned long stat_status[4][16], stat_elems[4], stat_skipped, stat_expected_fail;
+static void stats_print(void)
+{
+    int o, s;
+    fprintf(stderr, "fuzz_ops stats: skipped %lu, model said fail %lu\n", stat_skipped, stat_expected_fail);
+    for (o = 0; o < 4; ++o) {
+        fprintf(stderr, "  %-18s compared %-8lu", op_name[o], stat_elems[o]);
+        for (s = 0; s < 16; ++s) if (stat_status[o][s]) fprintf(stderr, " %d:%lu", s, stat_status[o][s]);
+        fputc('\n', stderr);
+    }
+}
+static int stat_once;
+#define STAT(x) do { if (!stat_once) { stat_once = 1; atexit(stats_print); } x; } while (0)
+#else
+#define STAT(x) do { } while (0)
+#endif
+
 /* ------------------------------------------------------------------ the entry */
 
 static quant_status call_op(int op, int lib, const quant_tensor *src, quant_tensor *dst, const quant_tensor *sc,
@@ -615,6 +647,69 @@ static quant_status call_op(int op, int lib, const quant_tensor *src, quant_tens
     }
 }
 
+/* The row kernels (no validation): exact-size buffers, NULL with n = 0,
+   and the oracle's values (exact rounding, f8 saturate) where the scale is
+   valid; with an invalid one only that exactly n outputs are written. */
+static void row_kernel_case(reader *r)
+{
+    const unsigned k = rd8(r) % 8, nb = rd8(r);
+    const int quantize = k == 0 || k == 1 || k == 4 || k == 5;
+    const size_t n = nb < 64 ? 0 : nb < 192 ? nb % 40 : (size_t)(nb % 8) * 64 + rd8(r) % 64;
+    const int null_ptrs = n == 0 && (rd8(r) & 1);
+    const float s = bits_f(pick_scale_bits(r));
+    const int32_t z = (k < 4) ? (int32_t)pick_zp(r) : 0;
+    const size_t sb = n * (quantize ? 4 : 1), db = n * (quantize ? 1 : 4);
+    uint8_t *src = null_ptrs ? NULL : (uint8_t *)malloc(sb), *dst = null_ptrs ? NULL : (uint8_t *)malloc(db);
+    uint8_t *keep = (uint8_t *)xmalloc(sb ? sb : 1);
+    size_t i;
+    if (!null_ptrs && (!src || !dst)) { fprintf(stderr, "fuzz_ops: out of memory\n"); abort(); }
+    for (i = 0; i < n; ++i) {
+        if (quantize) { const float x = pick_f32(r, i); memcpy(src + 4 * i, &x, 4); }
+        else src[i] = r->n ? (uint8_t)rd8(r) : (uint8_t)(i * 37 + 11);
+    }
+    for (i = 0; i < db; ++i) dst[i] = (uint8_t)(0x5A ^ i);
+    if (sb) memcpy(keep, src, sb);
+    switch (k) {
+    case 0: quant_f32_to_s8((const float *)(void *)src, (int8_t *)dst, n, s, z); break;
+    case 1: quant_f32_to_u8((const float *)(void *)src, dst, n, s, z); break;
+    case 2: quant_s8_to_f32((const int8_t *)src, (float *)(void *)dst, n, s, z); break;
+    case 3: quant_u8_to_f32(src, (float *)(void *)dst, n, s, z); break;
+    case 4: quant_f32_to_f8_e4m3((const float *)(void *)src, dst, n, s); break;
+    case 5: quant_f32_to_f8_e5m2((const float *)(void *)src, dst, n, s); break;
+    case 6: quant_f8_e4m3_to_f32(src, (float *)(void *)dst, n, s); break;
+    default: quant_f8_e5m2_to_f32(src, (float *)(void *)dst, n, s); break;
+    }
+    if (sb && memcmp(keep, src, sb) != 0) {
+        fprintf(stderr, "fuzz_ops: FAILED: row kernel %u (n %lu) changed its src\n", k, (unsigned long)n);
+        abort();
+    }
+    for (i = 0; i < n && !bad_scale(s); ++i) {
+        uint32_t want = 0, got = 0;
+        if (quantize) {
+            float x;
+            memcpy(&x, src + 4 * i, 4);
+            want = k == 0 ? (uint8_t)(int8_t)o_quant_int(x, s, z, O_EXACT, -128, 127)
+                 : k == 1 ? (uint8_t)o_quant_int(x, s, z, O_EXACT, 0, 255)
+                          : o_quant_f8(x, s, O_EXACT, k == 5, 0);
+            got = dst[i];
+        } else {
+            const float y = k == 2 ? o_dequant_int((int8_t)src[i], s, z) : k == 3 ? o_dequant_int(src[i], s, z)
+                                                                           : o_dequant_f8(src[i], s, k == 7);
+            want = f_bits(y);
+            memcpy(&got, dst + 4 * i, 4);
+        }
+        if (want != got) {
+            fprintf(stderr, "fuzz_ops: FAILED: row kernel %u, n %lu, scale 0x%08lx, zp %ld: element %lu (src bytes "
+                    "%02x...) oracle 0x%08lx, library 0x%08lx\n", k, (unsigned long)n, (unsigned long)f_bits(s),
+                    (long)z, (unsigned long)i, src[quantize ? 4 * i : i], (unsigned long)want, (unsigned long)got);
+            abort();
+        }
+    }
+    free(src);
+    free(dst);
+    free(keep);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = { data, size };
@@ -633,7 +728,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     memset(&c, 0, sizeof c);
     memset(&m, 0, sizeof m);
-    c.op = (int)(rd8(&r) % 4);
+    c.op = (int)rd8(&r);
+    if (c.op >= 252) { row_kernel_case(&r); return 0; }
+    c.op %= 4;
     dyn = c.op >= 2;
     quantize = c.op % 2 == 0;
     {
@@ -733,7 +830,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             c.bytes[B_SC] = (size_t)n_sc * 4;
             c.bytes[B_ZP] = n_zp > 0 ? (size_t)n_zp * 8 : 0;
         }
-        if (!ok) return 0;
+        if (!ok) { STAT(++stat_skipped); return 0; }
     }
     /* the ignored static lists of a dynamic op */
     if (dyn) {
@@ -866,6 +963,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a valid tensor the harness could not hold is only passed to a call
        that must fail before it reads it */
     if (!v.fail && (c.unheld[B_SRC] || c.unheld[B_DST] || (dyn && (c.unheld[B_SC] || c.unheld[B_ZP])))) {
+        STAT(++stat_skipped);
         mem_free(&m);
         return 0;
     }
@@ -886,6 +984,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (t_a) *t_a = c.a;
     keep_t[0] = c.src; keep_t[1] = c.dst; keep_t[2] = c.sc; keep_t[3] = c.zp; keep_a = c.a;
 
+    STAT(if (getenv("FUZZ_VERBOSE")) { dump_case(&c); fprintf(stderr, "  model set 0x%x fail %d\n", v.set, v.fail); });
     st = call_op(c.op, 1, t_src, t_dst, t_sc, t_zp, t_a);
 
     {
@@ -907,6 +1006,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fail_case(&c, "a tensor or attribute struct changed");
     }
     if (st == QUANT_OK && !c.dst_tnull) n_out = shape_of(&c.dst, esize(c.dst.dtype)).count;
+    STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
+         stat_elems[c.op] += (unsigned long)n_out;
+         if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> status %d\n", (int)st));
     {
         /* the expected memory: as it was, and on success dst as the oracle says */
         uint8_t *expect = NULL;

@@ -5,9 +5,11 @@
    the input that did it is named first. Prints
    "replay: N inputs, 0 failures" and exits 0, or exits non-zero. */
 #define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64   /* 32-bit hosts: stat and readdir of files with 64-bit inode numbers */
 #include "../../quant.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -78,11 +80,18 @@ static int run_dir(const char *dir, long *count)
     size_t n = 0, cap = 0, i;
     int bad = 0;
     if (!d) { fprintf(stderr, "replay: cannot open directory %s\n", dir); return 1; }
-    while ((e = readdir(d)) != NULL) {
+    for (;;) {
         char path[4096];
         struct stat s;
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            if (errno) { fprintf(stderr, "replay: cannot list %s\n", dir); bad = 1; }
+            break;
+        }
+        if (e->d_name[0] == '.') continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] == '.' || stat(path, &s) != 0 || !S_ISREG(s.st_mode)) continue;
+        if (stat(path, &s) != 0) { fprintf(stderr, "replay: cannot stat %s\n", path); bad = 1; continue; }
+        if (!S_ISREG(s.st_mode)) continue;
         if (n == cap) {
             char **more = (char **)realloc(names, (cap = cap ? 2 * cap : 256) * sizeof *names);
             if (!more) { fprintf(stderr, "replay: out of memory\n"); exit(2); }
