@@ -22,13 +22,26 @@
    CONFIGURATION MACROS (define before including the implementation)
 
    QUANT_SIMD        forces a backend: QUANT_SIMD_SCALAR, QUANT_SIMD_SSE2,
-                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON.
-                     Unset, the best one the compiler's own macros allow is
-                     taken: __AVX512F__+__AVX512BW__+__AVX512VL__ -> avx512,
-                     __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
-                     __ARM_NEON -> neon, otherwise scalar. Forcing a backend
-                     the compiler flags do not allow is a compile error.
-                     quant_backend() names the one in use.
+                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON;
+                     only that one is compiled. Forcing a backend the
+                     compiler flags do not allow is a compile error.
+                     Unset on x86-64 with gcc >= 9 or clang >= 8: runtime
+                     dispatch. The SSE2, AVX2 and AVX-512 (with and without
+                     VBMI) kernels are all compiled, whatever the flags,
+                     and the first call picks the best one the CPU and OS
+                     support (cpuid, xgetbv); the choice is cached in one
+                     int, the library's only mutable data, which any
+                     thread may set, always to the same value. Flags that
+                     already give AVX-512 F+BW+VL skip dispatch.
+                     Otherwise unset: the best the compiler's own macros
+                     allow: __AVX512F__+__AVX512BW__+__AVX512VL__ ->
+                     avx512, __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
+                     __ARM_NEON -> neon, else scalar (MSVC included: it
+                     gets no dispatch). quant_backend() names the one in
+                     use. The passes are compiled by including this file
+                     again from itself: keep its name quant.h.
+   QUANT_NO_DISPATCH no runtime dispatch: the backend the flags allow, and
+                     no mutable data at all (about 170 KB less code).
    QUANT_STATIC      every public function is static.
    QUANT_NO_F8       leaves the f8 kernels out (f8 dtypes then give
                      QUANT_ERR_DTYPE); for firmware that needs only integers.
