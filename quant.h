@@ -61,6 +61,15 @@
    An unknown name is QUANT_ERR_ATTR, a value that does not parse
    QUANT_ERR_PARSE; on either the attributes are unchanged.
 
+   FINDING YOUR WAY: grep for these tags
+
+     >>select   backend choice and x86 runtime dispatch
+     >>scalar   the scalar kernels, which define the arithmetic
+     >>kernels  how the SIMD kernels are compiled (once per backend) and called
+     >>ops      validation and the op layer
+     >>api      the public functions
+     >>simd     one backend's primitives and the kernels written over them
+
    THE ARITHMETIC PROMISE
 
    fl(e) is e evaluated in binary32, round to nearest even; rne() rounds to
@@ -399,7 +408,7 @@ QUANT__INLINE uint32_t quant__bits(float f) { quant__fbits b; b.f = f; return b.
 QUANT__INLINE float quant__float(uint32_t u) { quant__fbits b; b.u = u; return b.f; }
 
 /* ======================================================================== */
-/*  Scalar reference kernels: these define the arithmetic.                  */
+/*  >>scalar  Scalar reference kernels: these define the arithmetic.        */
 /* ======================================================================== */
 
 /* Round to nearest even for |v| <= 2^31. Adding 2^23 pushes the fraction
@@ -647,20 +656,7 @@ QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size
     for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
 }
 
-/* ======================================================================== */
-/*  SIMD backends                                                           */
-/*                                                                          */
-/*  Each backend defines the same small set of primitives over a float      */
-/*  vector quant__vf, an int32 vector quant__vi and a lane mask quant__vm;  */
-/*  the kernels below are written once over those primitives. A kernel     */
-/*  handles whole vectors and hands the tail, and any rare case it does     */
-/*  not take (a zero point beyond QUANT__ZP_FAST; on 32-bit ARM a scale     */
-/*  small enough to meet NEON's flush-to-zero), to its scalar twin.         */
-/*                                                                          */
-/*  Float to int conversions assume the default rounding mode (round to     */
-/*  nearest even) in MXCSR or FPCR; 32-bit NEON has no such conversion and  */
-/*  rounds with the 1.5 * 2^23 addition instead.                            */
-/* ======================================================================== */
+/* ---- helpers the SIMD kernels (>>simd, at the end of the file) share ---- */
 
 /* 4-byte unaligned load and store without memcpy */
 QUANT__INLINE uint32_t quant__ld4(const uint8_t *p)
@@ -867,7 +863,7 @@ QUANT__PRIVATE void quant__simd_recip_x86(float *s, size_t n)
 #endif
 
 /* ======================================================================== */
-/*  Validation and the op layer                                             */
+/*  >>ops  Validation and the op layer                                      */
 /* ======================================================================== */
 
 enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
@@ -1234,17 +1230,15 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
         /* on the last axis the scales, and s32 zero points, are read in
            place, a whole row per call; reciprocals are not laid out here,
            as that would take the rows chunk by chunk, across memory */
-        const int given = 0;
-        const int direct = p->inner == 1 && !given;
+        const int direct = p->inner == 1;
         const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
         const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
-        const unsigned f = p->flags | (given ? QUANT__F_RECIP_GIVEN : 0u);
         for (e0 = 0; e0 < row; e0 += step) {
             const size_t len = row - e0 < step ? row - e0 : step;
             const float *sc = direct ? p->scales + e0 : sbuf;
             const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
-            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
-            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, f);
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
+            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags);
         }
     }
 }
@@ -1359,7 +1353,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
 }
 
 /* ======================================================================== */
-/*  Public functions                                                        */
+/*  >>api  Public functions                                                 */
 /* ======================================================================== */
 
 QUANT__DEF quant_attrs quant_attrs_default(void)
@@ -2499,12 +2493,13 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
     const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
 #define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
-    switch ((f & 7u) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
-    QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
-    QUANT__CASE(QUANT__F_VEC | 0) QUANT__CASE(QUANT__F_VEC | 1) QUANT__CASE(QUANT__F_VEC | 2)
-    QUANT__CASE(QUANT__F_VEC | 3) QUANT__CASE(QUANT__F_VEC | 4) QUANT__CASE(QUANT__F_VEC | 5)
-    QUANT__CASE(QUANT__F_VEC | 6) QUANT__CASE(QUANT__F_VEC | 7)
+    switch ((f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) | QUANT__VEC_IF(sstep)) {
+#define QUANT__CASES2(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_U8)
+#define QUANT__CASES(v) QUANT__CASES2(v) QUANT__CASES2((v) | QUANT__F_RECIP) \
+                        QUANT__CASES2((v) | QUANT__F_ZP_BEFORE) QUANT__CASES2((v) | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
+#undef QUANT__CASES
+#undef QUANT__CASES2
     }
 #undef QUANT__CASE
     if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
@@ -2517,7 +2512,7 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
     const unsigned nt = QUANT__STREAM_FLAG(n, 4u, sstep);
 #define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, (k) | nt); break;
     switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
+    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
     }
 #undef QUANT__CASE
     if (nt) quant__sfence();
