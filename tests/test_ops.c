@@ -211,7 +211,7 @@ static void run_s32(const shape *sh, int dynamic, int zp_mode, quant_dtype zp_dt
         uint32_t k = check_rand() % 4;
         q[i] = i < sizeof edge / sizeof *edge ? edge[i]
              : k == 0 ? (int32_t)check_rand() : k == 1 ? (int32_t)(check_rand() % 2001) - 1000
-             : edge[check_rand() % (sizeof edge / sizeof *edge)] + (int32_t)(check_rand() % 3) - 1;
+             : (int32_t)((uint32_t)edge[check_rand() % (sizeof edge / sizeof *edge)] + check_rand() % 3 - 1u); /* wraps */
     }
     a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
     a.axis = sh->axis;
