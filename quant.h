@@ -22,13 +22,26 @@
    CONFIGURATION MACROS (define before including the implementation)
 
    QUANT_SIMD        forces a backend: QUANT_SIMD_SCALAR, QUANT_SIMD_SSE2,
-                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON.
-                     Unset, the best one the compiler's own macros allow is
-                     taken: __AVX512F__+__AVX512BW__+__AVX512VL__ -> avx512,
-                     __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
-                     __ARM_NEON -> neon, otherwise scalar. Forcing a backend
-                     the compiler flags do not allow is a compile error.
-                     quant_backend() names the one in use.
+                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON;
+                     only that one is compiled. Forcing a backend the
+                     compiler flags do not allow is a compile error.
+                     Unset on x86-64 with gcc >= 9 or clang >= 8: runtime
+                     dispatch. The SSE2, AVX2 and AVX-512 (with and without
+                     VBMI) kernels are all compiled, whatever the flags,
+                     and the first call picks the best one the CPU and OS
+                     support (cpuid, xgetbv); the choice is cached in one
+                     int, the library's only mutable data, which any
+                     thread may set, always to the same value. Flags that
+                     already give AVX-512 F+BW+VL skip dispatch.
+                     Otherwise unset: the best the compiler's own macros
+                     allow: __AVX512F__+__AVX512BW__+__AVX512VL__ ->
+                     avx512, __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
+                     __ARM_NEON -> neon, else scalar (MSVC included: it
+                     gets no dispatch). quant_backend() names the one in
+                     use. The passes are compiled by including this file
+                     again from itself: keep its name quant.h.
+   QUANT_NO_DISPATCH no runtime dispatch: the backend the flags allow, and
+                     no mutable data at all (about 170 KB less code).
    QUANT_STATIC      every public function is static.
    QUANT_NO_F8       leaves the f8 kernels out (f8 dtypes then give
                      QUANT_ERR_DTYPE); for firmware that needs only integers.
@@ -47,6 +60,15 @@
      f8_overflow  saturate | inf_nan
    An unknown name is QUANT_ERR_ATTR, a value that does not parse
    QUANT_ERR_PARSE; on either the attributes are unchanged.
+
+   FINDING YOUR WAY: grep for these tags
+
+     >>select   backend choice and x86 runtime dispatch
+     >>scalar   the scalar kernels, which define the arithmetic
+     >>kernels  how the SIMD kernels are compiled (once per backend) and called
+     >>ops      validation and the op layer
+     >>api      the public functions
+     >>simd     one backend's primitives and the kernels written over them
 
    THE ARITHMETIC PROMISE
 
@@ -113,6 +135,7 @@
                             undefined in C (beyond the oneDNN documents, as
                             is the overlap rule for scales and zero points)
 */
+#ifndef QUANT__PASS /* the header proper; a pass is at the end */
 #ifndef QUANT_H_INCLUDED
 #define QUANT_H_INCLUDED
 
@@ -236,8 +259,20 @@ QUANT_API const char  *quant_backend(void);
 #  error "quant.h: float expressions are evaluated in a wider type here (x87?), so fl() rounding cannot be kept; build with SSE math (-msse2 -mfpmath=sse)"
 #endif
 
-/* ---- backend selection ------------------------------------------------- */
-#ifndef QUANT_SIMD
+/* ---- >>select: backend selection -------------------------------------- */
+/* On x86-64 with gcc >= 9 or clang >= 8, unless a backend is forced, the
+   flags already give AVX-512, or QUANT_NO_DISPATCH is defined, every x86
+   backend is compiled and the CPU picks one at run time. */
+#if !defined(QUANT_SIMD) && !defined(QUANT_NO_DISPATCH) && (defined(__x86_64__) || defined(_M_X64)) && \
+    ((defined(__clang__) && __clang_major__ >= 8) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 9)) && \
+    !(defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__))
+#  define QUANT__DISPATCH 1
+#  include <immintrin.h>
+#else
+#  define QUANT__DISPATCH 0
+#endif
+
+#if !defined(QUANT_SIMD) && !QUANT__DISPATCH
 #  if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
 #    define QUANT_SIMD QUANT_SIMD_AVX512
 #  elif defined(__AVX2__) && defined(__FMA__)
@@ -251,7 +286,11 @@ QUANT_API const char  *quant_backend(void);
 #  endif
 #endif
 
-#if QUANT_SIMD == QUANT_SIMD_AVX512
+#if QUANT__DISPATCH
+#  define QUANT__SIMD_ANY 1
+#  define QUANT__X86 1
+#  define QUANT__BLOCK 64 /* a multiple of every pass's four-vector block */
+#elif QUANT_SIMD == QUANT_SIMD_AVX512
 #  if !(defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__))
 #    error "quant.h: QUANT_SIMD_AVX512 needs AVX-512 F, BW and VL enabled (-mavx512f -mavx512bw -mavx512vl)"
 #  endif
@@ -273,6 +312,12 @@ QUANT_API const char  *quant_backend(void);
 #  include <arm_neon.h>
 #elif QUANT_SIMD != QUANT_SIMD_SCALAR
 #  error "quant.h: QUANT_SIMD must be one of QUANT_SIMD_SCALAR, _SSE2, _AVX2, _AVX512, _NEON"
+#endif
+#if !QUANT__DISPATCH
+#  define QUANT__SIMD_ANY (QUANT_SIMD != QUANT_SIMD_SCALAR)
+#  define QUANT__X86 (QUANT_SIMD == QUANT_SIMD_SSE2 || QUANT_SIMD == QUANT_SIMD_AVX2 || QUANT_SIMD == QUANT_SIMD_AVX512)
+/* four vectors of the backend: scale patterns come in multiples of it */
+#  define QUANT__BLOCK (QUANT_SIMD == QUANT_SIMD_AVX512 ? 64 : QUANT_SIMD == QUANT_SIMD_AVX2 ? 32 : 16)
 #endif
 
 #ifdef __cplusplus
@@ -339,8 +384,7 @@ extern "C" {
 #ifndef QUANT_STREAM_BYTES
 #  define QUANT_STREAM_BYTES (16u << 20)
 #endif
-#if (QUANT_SIMD == QUANT_SIMD_SSE2 || QUANT_SIMD == QUANT_SIMD_AVX2 || QUANT_SIMD == QUANT_SIMD_AVX512) && \
-    QUANT_STREAM_BYTES > 0
+#if QUANT__X86 && QUANT_STREAM_BYTES > 0
 /* the flag for a call over n elements of `size` bytes each */
 #  define QUANT__STREAM_FLAG(n, size, sstep) \
     ((sstep) == 0 && (n) >= QUANT_STREAM_BYTES / (size) ? QUANT__F_STREAM : 0u)
@@ -364,7 +408,7 @@ QUANT__INLINE uint32_t quant__bits(float f) { quant__fbits b; b.f = f; return b.
 QUANT__INLINE float quant__float(uint32_t u) { quant__fbits b; b.u = u; return b.f; }
 
 /* ======================================================================== */
-/*  Scalar reference kernels: these define the arithmetic.                  */
+/*  >>scalar  Scalar reference kernels: these define the arithmetic.        */
 /* ======================================================================== */
 
 /* Round to nearest even for |v| <= 2^31. Adding 2^23 pushes the fraction
@@ -612,8 +656,942 @@ QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size
     for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
 }
 
+/* ---- helpers the SIMD kernels (>>simd, at the end of the file) share ---- */
+
+/* 4-byte unaligned load and store without memcpy */
+QUANT__INLINE uint32_t quant__ld4(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+QUANT__INLINE void quant__st4(uint8_t *p, uint32_t u)
+{
+    p[0] = (uint8_t)u; p[1] = (uint8_t)(u >> 8); p[2] = (uint8_t)(u >> 16); p[3] = (uint8_t)(u >> 24);
+}
+
+QUANT__INLINE int quant__zp_fast(int32_t z) { return z >= -QUANT__ZP_FAST && z <= QUANT__ZP_FAST; }
+
+QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
+{
+    return (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
+}
+
+/* A kernel may walk a repeating pattern of scales (and zero points) of
+   `period` elements, a multiple of the kernel's 4-vector block; so counts within it. */
+QUANT__INLINE size_t quant__wrap(size_t so, size_t period) { return so == period ? 0 : so; }
+
+/* bytes from p to the next multiple of `align` (a power of two), at most n */
+QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
+{
+    const size_t h = (size_t)(0u - (uintptr_t)p) & (align - 1u);
+    return h < n ? h : n;
+}
+
+/* ---- >>kernels: the SIMD backends, compiled from the end of this file ---- */
+
+#if QUANT__DISPATCH
+/* Runtime dispatch: the SSE2, AVX2 and AVX-512 (with and without VBMI)
+   kernels are all compiled, each for its own instruction set, and the
+   first kernel call picks the best the CPU and the OS support. The
+   choice is cached in one word, the only mutable data the library has;
+   a thread that finds it unset computes it and stores it, and every
+   thread stores the same value (relaxed atomics: no lock, no race in the
+   C11 sense). */
+enum { QUANT__L_UNSET = 0, QUANT__L_SSE2, QUANT__L_AVX2, QUANT__L_AVX512, QUANT__L_AVX512VBMI };
+static int quant__level_word;
+
+QUANT__INLINE void quant__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+
+/* cpuid says what the CPU has; xgetbv says whether the OS saves the YMM
+   (and, for AVX-512, the opmask and ZMM) state, without which those
+   registers cannot be used */
+QUANT__NOINLINE int quant__x86_detect(void)
+{
+    uint32_t r[4], max_leaf, xcr0 = 0, b7 = 0, c7 = 0;
+    int avx = 0, fma = 0;
+    quant__cpuid(0, 0, r);
+    max_leaf = r[0];
+    quant__cpuid(1, 0, r);
+    if (r[2] & (1u << 27)) { /* OSXSAVE */
+        uint32_t lo, hi;
+        __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        (void)hi;
+        xcr0 = lo;
+        avx = (r[2] & (1u << 28)) != 0;
+        fma = (r[2] & (1u << 12)) != 0;
+    }
+    if (max_leaf >= 7) {
+        quant__cpuid(7, 0, r);
+        b7 = r[1];
+        c7 = r[2];
+    }
+    if (!(avx && fma && (b7 & (1u << 5)) && (xcr0 & 6u) == 6u)) return QUANT__L_SSE2;
+    if ((b7 & 0xC0010000u) != 0xC0010000u || (xcr0 & 0xE6u) != 0xE6u) return QUANT__L_AVX2; /* F, BW, VL */
+    return (c7 & 2u) ? QUANT__L_AVX512VBMI : QUANT__L_AVX512;
+}
+
+QUANT__INLINE int quant__x86_level(void)
+{
+    int level = __atomic_load_n(&quant__level_word, __ATOMIC_RELAXED);
+    if (level == QUANT__L_UNSET) {
+        level = quant__x86_detect();
+        __atomic_store_n(&quant__level_word, level, __ATOMIC_RELAXED);
+    }
+    return level;
+}
+
+/* Tests run every backend the CPU has: this sets the level (no higher
+   than detected; returns 0 and changes nothing if the CPU lacks it). */
+QUANT__PRIVATE int quant__x86_force(int level)
+{
+    if (level < QUANT__L_SSE2 || level > quant__x86_detect()) return 0;
+    __atomic_store_n(&quant__level_word, level, __ATOMIC_RELAXED);
+    return 1;
+}
+
+#  define QUANT__PASS_VBMI 0
+#  define QUANT__PASS QUANT_SIMD_SSE2
+#  include "quant.h"
+#  undef QUANT__PASS
+#  define QUANT__PASS QUANT_SIMD_AVX2
+#  include "quant.h"
+#  undef QUANT__PASS
+#  define QUANT__PASS QUANT_SIMD_AVX512
+#  include "quant.h"
+#  undef QUANT__PASS_VBMI
+#  define QUANT__PASS_VBMI 1
+#  include "quant.h"
+#  undef QUANT__PASS
+#  undef QUANT__PASS_VBMI
+
+/* name##_x86: the best pass for this CPU */
+#  define QUANT__PICK(name, args)                                            \
+    do {                                                                      \
+        switch (quant__x86_level()) {                                         \
+        case QUANT__L_AVX512VBMI: name##_avx512vbmi args; break;              \
+        case QUANT__L_AVX512: name##_avx512 args; break;                      \
+        case QUANT__L_AVX2: name##_avx2 args; break;                          \
+        default: name##_sse2 args; break;                                     \
+        }                                                                     \
+    } while (0)
+QUANT__PRIVATE void quant__simd_f32_to_i8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
+                                              unsigned f)
+{
+    QUANT__PICK(quant__simd_f32_to_i8, (src, dst, n, scale, sstep, zp, zstep, period, f));
+}
+QUANT__PRIVATE void quant__simd_i8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
+                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
+                                              unsigned f)
+{
+    QUANT__PICK(quant__simd_i8_to_f32, (src, dst, n, scale, sstep, zp, zstep, period, f));
+}
+QUANT__PRIVATE void quant__simd_i32_to_f32_x86(const int32_t *src, float *dst, size_t n, const float *scale,
+                                               size_t sstep, const int32_t *zp, size_t zstep, size_t period)
+{
+    QUANT__PICK(quant__simd_i32_to_f32, (src, dst, n, scale, sstep, zp, zstep, period));
+}
+#  ifndef QUANT_NO_F8
+QUANT__PRIVATE void quant__simd_f32_to_f8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                              size_t sstep, size_t period, unsigned f)
+{
+    QUANT__PICK(quant__simd_f32_to_f8, (src, dst, n, scale, sstep, period, f));
+}
+QUANT__PRIVATE void quant__simd_f8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
+                                              size_t sstep, size_t period, unsigned f)
+{
+    QUANT__PICK(quant__simd_f8_to_f32, (src, dst, n, scale, sstep, period, f));
+}
+#  endif
+QUANT__PRIVATE int quant__simd_scales_valid_x86(const float *s, size_t n)
+{
+    int ok;
+    QUANT__PICK(ok = quant__simd_scales_valid, (s, n));
+    return ok;
+}
+QUANT__PRIVATE void quant__simd_recip_x86(float *s, size_t n)
+{
+    QUANT__PICK(quant__simd_recip, (s, n));
+}
+#  undef QUANT__PICK
+#  define QUANT__BK(name) name##_x86
+#elif QUANT_SIMD != QUANT_SIMD_SCALAR
+#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__)
+#    define QUANT__PASS_VBMI 1
+#    define QUANT__BK(name) name##_avx512vbmi
+#  else
+#    define QUANT__PASS_VBMI 0
+#    if QUANT_SIMD == QUANT_SIMD_SSE2
+#      define QUANT__BK(name) name##_sse2
+#    elif QUANT_SIMD == QUANT_SIMD_AVX2
+#      define QUANT__BK(name) name##_avx2
+#    elif QUANT_SIMD == QUANT_SIMD_AVX512
+#      define QUANT__BK(name) name##_avx512
+#    else
+#      define QUANT__BK(name) name##_neon
+#    endif
+#  endif
+#  define QUANT__PASS QUANT_SIMD
+#  include "quant.h"
+#  undef QUANT__PASS
+#  undef QUANT__PASS_VBMI
+#endif
+
+#if QUANT__SIMD_ANY
+/* the kernels the op layer calls; `per` is a scale pattern's period (0: none) */
+#define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_f32_to_i8)(x, q, n, s, ss, z, zs, per, f)
+#define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_i8_to_f32)(q, y, n, s, ss, z, zs, per, f)
+#define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) QUANT__BK(quant__simd_i32_to_f32)(q, y, n, s, ss, z, zs, per)
+#define quant__f32_to_f8(x, q, n, s, ss, per, f) QUANT__BK(quant__simd_f32_to_f8)(x, q, n, s, ss, per, f)
+#define quant__f8_to_f32(q, y, n, s, ss, per, f) QUANT__BK(quant__simd_f8_to_f32)(q, y, n, s, ss, per, f)
+#define quant__recip     QUANT__BK(quant__simd_recip)
+#define quant__scales_valid QUANT__BK(quant__simd_scales_valid)
+#endif
+
+
+#if !QUANT__SIMD_ANY
+/* scalar builds never lay out a scale pattern: `per` is always 0 */
+#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
+#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
+#  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
+#  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
+#  define quant__recip     quant__scalar_recip
+#  define quant__scales_valid quant__scalar_scales_valid
+#endif
+
 /* ======================================================================== */
-/*  SIMD backends                                                           */
+/*  >>ops  Validation and the op layer                                      */
+/* ======================================================================== */
+
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
+
+/* Everything one operation needs, filled in by validation. The op sees a
+   tensor as [outer, C, inner] around the channel axis. */
+typedef struct quant__plan {
+    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
+    unsigned char  zp_kind;
+    unsigned short flags;
+    quant_dtype    qdtype;     /* the quantized side's dtype */
+    const void    *src;
+    void          *dst;
+    size_t         outer, channels, inner; /* all 0 for an empty tensor */
+    const float   *scales;     /* one, or one per channel */
+    size_t         n_scales;
+    const void    *zps;
+    size_t         n_zps;
+} quant__plan;
+
+QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
+{
+    switch (t) {
+    case QUANT_F32: case QUANT_S32: return 4;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
+    default: return 0;
+    }
+}
+
+QUANT__PRIVATE int quant__is_f8(quant_dtype t)
+{
+    return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
+}
+
+/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
+   factors are below 2^63, so the product has at most 126 bits; it is
+   built from 32-bit halves because 64-bit division would pull a large
+   helper into firmware. */
+QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
+{
+    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    uint64_t mid, p;
+    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
+    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
+    if (mid >> 32) return 1;
+    p = a_lo * b_lo;
+    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
+    p += mid << 32;
+    if (p > limit) return 1;
+    *out = p;
+    return 0;
+}
+
+/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
+   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
+                                                                    : (uint64_t)INT64_MAX;
+    uint64_t n = 1;
+    int i, zero = 0;
+    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
+        if (t->dims[i] == 0) zero = 1;
+    }
+    if (zero) { *count = 0; return QUANT_OK; }
+    for (i = 0; i < t->rank; ++i) {
+        const uint64_t d = (uint64_t)t->dims[i];
+        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
+            n *= d;
+            if (n > limit) return QUANT_ERR_SHAPE;
+        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
+    }
+    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
+    *count = (size_t)n;
+    return QUANT_OK;
+}
+
+/* f32 and s32 elements are read as such, so their data must sit on a
+   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
+QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
+{
+    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
+}
+
+QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
+{
+    if (a->rounding != QUANT_ROUND_EXACT) {
+#ifdef QUANT_ONLY_EXACT
+        return QUANT_ERR_ATTR;
+#else
+        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
+            a->rounding != QUANT_ROUND_TORCH)
+            return QUANT_ERR_ATTR;
+#endif
+    }
+    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
+        return QUANT_ERR_ATTR;
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
+    if (uses_lists) {
+        if (a->scales == NULL) return QUANT_ERR_NULL;
+        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
+        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
+   layout. */
+QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
+                                                 const quant_attrs *a, int quantize,
+                                                 quant__plan *p, size_t *count, uint64_t *channels)
+{
+    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
+    size_t n;
+    quant_status st;
+    int i, axis;
+
+    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
+    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
+        !(q->dtype == QUANT_S32 && !quantize))
+        return QUANT_ERR_DTYPE;
+#ifdef QUANT_NO_F8
+    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
+#endif
+    /* src is counted as if f32, dst only compared with it: equal dims
+       make an equal count, and the f32 side's byte size is the larger */
+    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
+    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < src->rank; ++i)
+        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
+
+    p->quantize = (unsigned char)quantize;
+    p->qdtype = q->dtype;
+    p->src = src->data;
+    p->dst = dst->data;
+    p->outer = 1;
+    p->channels = 1;
+    p->inner = n;
+    *channels = 1;
+    if (a->qtype == QUANT_PER_CHANNEL) {
+        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
+            return QUANT_ERR_AXIS;
+        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
+        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
+           and the scale count is checked against it as given */
+        *channels = (uint64_t)src->dims[axis];
+        if (n == 0) {
+            p->outer = p->channels = p->inner = 0; /* nothing to run */
+        } else {
+            /* every dim divides n <= SIZE_MAX: the products fit */
+            p->channels = (size_t)src->dims[axis];
+            p->inner = 1;
+            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
+            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
+        }
+    }
+    *count = n;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
+{
+    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
+    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
+}
+
+/* Zero-point count: 1 per tensor; 1 or C per channel. */
+QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
+{
+    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
+    return n == 1 || (uint64_t)n == channels;
+}
+
+QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
+{
+    switch (p->zp_kind) {
+    case QUANT__ZP_I64: return (int32_t)((const int64_t *)p->zps)[i];
+    case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
+    case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
+    case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+    default: return 0;
+    }
+}
+
+QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->n_zps; ++i) {
+        if (p->zp_kind == QUANT__ZP_I64) {
+            const int64_t z = ((const int64_t *)p->zps)[i];
+            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
+        }
+        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (na == 0 || nb == 0) return 0;
+    return x < y + nb && y < x + na;
+}
+
+QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
+{
+    static const unsigned by_rounding[4] = {
+        QUANT__F_ZP_BEFORE,                  /* exact  */
+        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
+        0,                                   /* onnx   */
+        QUANT__F_RECIP                       /* torch  */
+    };
+    unsigned f = by_rounding[a->rounding];
+    if (q == QUANT_U8) f |= QUANT__F_U8;
+    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
+    return f;
+}
+
+/* How many scale and zero-point entries the op layer lays out on the
+   stack at a time; small enough for a firmware stack budget on scalar. */
+#ifndef QUANT__CHUNK
+#  if !QUANT__SIMD_ANY
+#    define QUANT__CHUNK 2
+#  else
+#    define QUANT__CHUNK 1024
+#  endif
+#endif
+/* A run of this many elements with one scale is worth a kernel call. A
+   scalar build lays out no scales: it walks them in place on the last axis
+   and takes every longer run with a call of its own. */
+#if QUANT__CHUNK >= 64
+#  define QUANT__LONG_RUN 64
+#else
+#  define QUANT__LONG_RUN 2
+#endif
+
+/* One call of the right kernel over n elements starting at element `at`
+   of the tensor. */
+QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
+                                  const float *scale, size_t sstep,
+                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
+{
+    (void)period; /* scalar builds have no use for it */
+    if (p->quantize) {
+        const float *x = (const float *)p->src + at;
+        uint8_t *q = (uint8_t *)p->dst + at;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, period, f); return; }
+#endif
+        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
+    } else {
+        float *y = (float *)p->dst + at;
+        if (p->qdtype == QUANT_S32) {
+            quant__i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
+            return;
+        }
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) {
+            quant__f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
+            return;
+        }
+#endif
+        quant__i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
+    }
+}
+
+/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
+   rounding, and zbuf (when non-NULL) with the zero points of elements
+   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
+   of C channels of `inner` elements each makes. */
+QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
+                                  float *sbuf, int32_t *zbuf, int recip)
+{
+    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
+    if (!sbuf && !zbuf) return;
+    if (p->inner == 1 && pos == 0) {
+        /* the last axis from a row start: copy one row, then repeat it */
+        const size_t first = len < period ? len : period;
+        for (k = 0; k < first; ++k) {
+            if (sbuf) sbuf[k] = p->scales[k];
+            if (zbuf) zbuf[k] = quant__zp_at(p, k);
+        }
+        /* then repeat it by doubling what is there: plain copies, no
+           element waits on the one a period before it */
+        for (k = first; k < len; k += k < len - k ? k : len - k) {
+            const size_t m = k < len - k ? k : len - k;
+            size_t t;
+            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
+            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
+        }
+        if (sbuf && recip) quant__recip(sbuf, len);
+        return;
+    }
+    for (k = 0; k < len;) {
+        /* the rest of channel c's run, one value filled in; then the next
+           channel, and past the last, the next row */
+        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
+        size_t t;
+        if (sbuf) {
+            const float sc = p->scales[c];
+            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
+        }
+        if (zbuf) {
+            const int32_t zc = quant__zp_at(p, c);
+            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
+        }
+        k += m;
+        j = 0;
+        if (++c == p->channels) c = 0;
+    }
+    if (sbuf && recip) quant__recip(sbuf, len);
+}
+
+/* Short runs of one scale: the row's pattern of scales and zero points is
+   laid out on the stack, reciprocals taken once, and the kernel walks it
+   as a vector of scales over as many rows as fit, or over the row a chunk
+   at a time. */
+QUANT__NOINLINE void quant__run_short(const quant__plan *p)
+{
+#if QUANT__CHUNK >= 64
+    float sbuf[QUANT__CHUNK];
+#else
+    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
+#endif
+    int32_t zbuf[QUANT__CHUNK];
+    const size_t row = p->channels * p->inner;
+    const size_t zstep = p->n_zps > 1 ? 1 : 0;
+    int32_t z;
+    size_t o, e0;
+    if (row == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
+    if (row <= QUANT__CHUNK) {
+        /* the whole pattern fits: lay out as many rows as fit, with
+           reciprocals for a multiply rounding, once for the whole tensor */
+        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
+        const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
+        const size_t total = p->outer * row, block = QUANT__BLOCK;
+        size_t rows, period, a = row, b = block;
+        while (b) { const size_t t = a % b; a = b; b = t; }
+        period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
+        if (period <= QUANT__CHUNK) {
+            /* one call walks the pattern over and over */
+            quant__layout(p, 0, period < total ? period : total, row, sbuf, zstep ? zbuf : NULL, recip);
+            quant__kernel(p, 0, total, sbuf, 1, zstep ? zbuf : &z, zstep, period, f);
+            return;
+        }
+        rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+        quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
+        for (o = 0; o < p->outer; o += rows)
+            quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
+                          zstep ? zbuf : &z, zstep, 0, f);
+        return;
+    }
+#endif
+    {
+        /* on the last axis the scales, and s32 zero points, are read in
+           place, a whole row per call; reciprocals are not laid out here,
+           as that would take the rows chunk by chunk, across memory */
+        const int direct = p->inner == 1;
+        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
+        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
+        for (e0 = 0; e0 < row; e0 += step) {
+            const size_t len = row - e0 < step ? row - e0 : step;
+            const float *sc = direct ? p->scales + e0 : sbuf;
+            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
+            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags);
+        }
+    }
+}
+
+QUANT__NOINLINE void quant__run(const quant__plan *p)
+{
+    const size_t C = p->channels, inner = p->inner;
+    int32_t z;
+    size_t o, c;
+    if (C == 0 || inner == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+    if (p->n_scales <= 1 && p->n_zps <= 1) {
+        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
+    } else {
+        /* long runs of one scale: a call each */
+        for (o = 0; o < p->outer; ++o)
+            for (c = 0; c < C; ++c) {
+                if (p->n_zps > 1) z = quant__zp_at(p, c);
+                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
+                              0, p->flags);
+            }
+    }
+}
+
+/* Shared by all four operations: static and dynamic ops differ only in
+   where scales and zero points come from (attrs lists, or tensors). */
+QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
+                                            const quant_attrs *attrs, int quantize, int dynamic,
+                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
+    const quant_attrs *a = attrs ? attrs : &defaults;
+    size_t n, n_sc, n_zp, sbytes, dbytes;
+    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
+    quant_status st;
+
+    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
+    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
+
+    /* scales */
+    if (dynamic) {
+        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
+        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
+        plan->scales = (const float *)scales_t->data;
+    } else {
+        n_sc = a->n_scales;
+        plan->scales = a->scales;
+    }
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
+    plan->n_scales = n_sc;
+    if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
+
+    /* zero points */
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
+    if (dynamic && zps_t != NULL) {
+        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
+        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
+        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
+        else return QUANT_ERR_ZPS;
+        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
+        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
+        plan->zps = zps_t->data;
+        plan->n_zps = n_zp;
+    } else if (!dynamic && a->zps != NULL) {
+        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
+        plan->zps = a->zps;
+        plan->zp_kind = QUANT__ZP_I64;
+        plan->n_zps = a->n_zps;
+    }
+    if ((st = quant__check_zp_values(plan)) != QUANT_OK) return st;
+
+    /* memory: dst must not overlap what the op still has to read */
+    sbytes = n * quant__dtype_size(src->dtype);
+    dbytes = n * quant__dtype_size(dst->dtype);
+    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (quant__overlap(plan->scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * (plan->zp_kind == QUANT__ZP_I64 ? 8u :
+                                                  plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u),
+                                dst->data, dbytes))
+        return QUANT_ERR_OVERLAP;
+
+    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
+    return QUANT_OK;
+}
+
+/* Validation runs in its own frame, gone before the kernels run: the
+   deepest call chain stays within a firmware stack budget. */
+QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
+                                      const quant_attrs *attrs, int quantize, int dynamic,
+                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    quant__plan p;
+    const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
+    if (st != QUANT_OK) return st;
+    if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
+    /* siblings, not nested, to keep the deepest stack shallow */
+    if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
+    else quant__run(&p);
+    return QUANT_OK;
+}
+
+/* ======================================================================== */
+/*  >>api  Public functions                                                 */
+/* ======================================================================== */
+
+QUANT__DEF quant_attrs quant_attrs_default(void)
+{
+    quant_attrs a;
+    a.qtype = QUANT_PER_TENSOR;
+    a.axis = 1;
+    a.scales = NULL;
+    a.n_scales = 0;
+    a.zps = NULL;
+    a.n_zps = 0;
+    a.rounding = QUANT_ROUND_EXACT;
+    a.f8_overflow = QUANT_F8_SATURATE;
+    return a;
+}
+
+QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
+                                       const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
+                                         const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
+                                               const quant_tensor *zps, quant_tensor *dst,
+                                               const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 1, 1, scales, zps);
+}
+
+QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
+                                                 const quant_tensor *zps, quant_tensor *dst,
+                                                 const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 0, 1, scales, zps);
+}
+
+QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return; /* src and dst may be NULL: not even NULL + 0 */
+    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
+}
+
+QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
+}
+
+QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
+}
+
+QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
+}
+
+#ifndef QUANT_NO_F8
+QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
+}
+
+QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
+}
+
+QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
+}
+
+QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
+}
+#endif
+
+QUANT__DEF const char *quant_status_str(quant_status s)
+{
+    switch (s) {
+    case QUANT_OK:              return "ok";
+    case QUANT_ERR_NULL:        return "a required pointer is NULL";
+    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination for this operation";
+    case QUANT_ERR_RANK:        return "a rank is outside 0..QUANT_MAX_RANK";
+    case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
+    case QUANT_ERR_QTYPE:       return "unknown qtype value";
+    case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
+    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
+    case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
+    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
+    case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
+    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
+    case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
+    case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
+    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
+    }
+    return "unknown status";
+}
+
+static const char *const quant__dtype_names[] = {
+    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
+};
+
+QUANT__DEF const char *quant_dtype_name(quant_dtype t)
+{
+    if ((unsigned)t < sizeof quant__dtype_names / sizeof quant__dtype_names[0])
+        return quant__dtype_names[t];
+    return "undef";
+}
+
+QUANT__PRIVATE int quant__streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) { ++a; ++b; }
+    return *a == *b;
+}
+
+QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out)
+{
+    int i;
+    if (name == NULL || out == NULL) return QUANT_ERR_NULL;
+    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
+        if (quant__streq(name, quant__dtype_names[i])) {
+            *out = (quant_dtype)i;
+            return QUANT_OK;
+        }
+    return QUANT_ERR_PARSE;
+}
+
+/* Decimal int64 with an optional sign; nothing else, no overflow. */
+QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
+{
+    uint64_t v = 0;
+    const uint64_t limit_pos = (uint64_t)INT64_MAX, limit_neg = (uint64_t)INT64_MAX + 1u;
+    int neg = 0;
+    if (*s == '+' || *s == '-') neg = *s++ == '-';
+    if (*s == '\0') return QUANT_ERR_PARSE;
+    for (; *s; ++s) {
+        const unsigned d = (unsigned)(*s - '0');
+        if (d > 9) return QUANT_ERR_PARSE;
+        /* v * 10 + d <= limit, with the divisions done by the compiler */
+        if (neg ? (v > limit_neg / 10 || (v == limit_neg / 10 && d > limit_neg % 10))
+                : (v > limit_pos / 10 || (v == limit_pos / 10 && d > limit_pos % 10)))
+            return QUANT_ERR_PARSE;
+        v = v * 10 + d;
+    }
+    *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        if (quant__streq(value, names[i])) { *out = i; return QUANT_OK; }
+    return QUANT_ERR_PARSE;
+}
+
+QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
+{
+    static const char *const qtypes[] = { "per_tensor", "per_channel" };
+    static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
+    static const char *const overflows[] = { "saturate", "inf_nan" };
+    quant_status st;
+    int k = 0;
+    if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
+    if (quant__streq(name, "axis")) {
+        int64_t v = 0;
+        if ((st = quant__parse_i64(value, &v)) == QUANT_OK) a->axis = v;
+        return st;
+    }
+    if (quant__streq(name, "qtype")) {
+        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
+        return st;
+    }
+    if (quant__streq(name, "rounding")) {
+        if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
+        return st;
+    }
+    if (quant__streq(name, "f8_overflow")) {
+        if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
+            a->f8_overflow = (quant_f8_overflow)k;
+        return st;
+    }
+    return QUANT_ERR_ATTR;
+}
+
+QUANT__DEF const char *quant_backend(void)
+{
+#if QUANT__DISPATCH
+    return quant__x86_level() == QUANT__L_SSE2 ? "sse2" : quant__x86_level() == QUANT__L_AVX2 ? "avx2" : "avx512";
+#elif QUANT_SIMD == QUANT_SIMD_SSE2
+    return "sse2";
+#elif QUANT_SIMD == QUANT_SIMD_AVX2
+    return "avx2";
+#elif QUANT_SIMD == QUANT_SIMD_AVX512
+    return "avx512";
+#elif QUANT_SIMD == QUANT_SIMD_NEON
+    return "neon";
+#else
+    return "scalar";
+#endif
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* QUANT_IMPLEMENTATION */
+
+#else /* QUANT__PASS */
+
+/* ======================================================================== */
+/*  >>simd  One backend's primitives and the kernels written over them      */
+/*                                                                          */
+/*  This part is compiled once per backend: the implementation includes    */
+/*  this file again with QUANT__PASS naming the backend (and, for the       */
+/*  AVX-512 pass with VBMI, QUANT__PASS_VBMI 1). Every name it defines gets */
+/*  the backend's suffix (quant__ldf is quant__ldf_avx2 in the AVX2 pass),  */
+/*  so the passes live side by side in one translation unit; under runtime  */
+/*  dispatch each pass is compiled for its own instruction set with the     */
+/*  compiler's target pragmas.                                              */
 /*                                                                          */
 /*  Each backend defines the same small set of primitives over a float      */
 /*  vector quant__vf, an int32 vector quant__vi and a lane mask quant__vm;  */
@@ -626,19 +1604,101 @@ QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size
 /*  nearest even) in MXCSR or FPCR; 32-bit NEON has no such conversion and  */
 /*  rounds with the 1.5 * 2^23 addition instead.                            */
 /* ======================================================================== */
+#if QUANT__PASS == QUANT_SIMD_SSE2
+#  define QUANT__SFX(name) name##_sse2
+#elif QUANT__PASS == QUANT_SIMD_AVX2
+#  define QUANT__SFX(name) name##_avx2
+#elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
+#  define QUANT__SFX(name) name##_avx512vbmi
+#elif QUANT__PASS == QUANT_SIMD_AVX512
+#  define QUANT__SFX(name) name##_avx512
+#else
+#  define QUANT__SFX(name) name##_neon
+#endif
+#define quant__add QUANT__SFX(quant__add)
+#define quant__addi QUANT__SFX(quant__addi)
+#define quant__and QUANT__SFX(quant__and)
+#define quant__any QUANT__SFX(quant__any)
+#define quant__any_nan2 QUANT__SFX(quant__any_nan2)
+#define quant__asf QUANT__SFX(quant__asf)
+#define quant__asi QUANT__SFX(quant__asi)
+#define quant__cvt QUANT__SFX(quant__cvt)
+#define quant__dec64 QUANT__SFX(quant__dec64)
+#define quant__dec64_init QUANT__SFX(quant__dec64_init)
+#define quant__div QUANT__SFX(quant__div)
+#define quant__eq QUANT__SFX(quant__eq)
+#define quant__f8_bytes QUANT__SFX(quant__f8_bytes)
+#define quant__f8_order QUANT__SFX(quant__f8_order)
+#define quant__f8tab QUANT__SFX(quant__f8tab)
+#define quant__gt QUANT__SFX(quant__gt)
+#define quant__i2f QUANT__SFX(quant__i2f)
+#define quant__ld8 QUANT__SFX(quant__ld8)
+#define quant__ldf QUANT__SFX(quant__ldf)
+#define quant__ldi QUANT__SFX(quant__ldi)
+#define quant__max QUANT__SFX(quant__max)
+#define quant__min QUANT__SFX(quant__min)
+#define quant__mini QUANT__SFX(quant__mini)
+#define quant__mul QUANT__SFX(quant__mul)
+#define quant__neon_scales_ok QUANT__SFX(quant__neon_scales_ok)
+#define quant__or QUANT__SFX(quant__or)
+#define quant__sel QUANT__SFX(quant__sel)
+#define quant__setf QUANT__SFX(quant__setf)
+#define quant__seti QUANT__SFX(quant__seti)
+#define quant__simd_f32_to_f8 QUANT__SFX(quant__simd_f32_to_f8)
+#define quant__simd_f32_to_i8 QUANT__SFX(quant__simd_f32_to_i8)
+#define quant__simd_f8_to_f32 QUANT__SFX(quant__simd_f8_to_f32)
+#define quant__simd_i32_to_f32 QUANT__SFX(quant__simd_i32_to_f32)
+#define quant__simd_i8_to_f32 QUANT__SFX(quant__simd_i8_to_f32)
+#define quant__simd_recip QUANT__SFX(quant__simd_recip)
+#define quant__simd_scales_valid QUANT__SFX(quant__simd_scales_valid)
+#define quant__sll QUANT__SFX(quant__sll)
+#define quant__srl QUANT__SFX(quant__srl)
+#define quant__st8 QUANT__SFX(quant__st8)
+#define quant__st8x4 QUANT__SFX(quant__st8x4)
+#define quant__stf QUANT__SFX(quant__stf)
+#define quant__stf_nt QUANT__SFX(quant__stf_nt)
+#define quant__subi QUANT__SFX(quant__subi)
+#define quant__v_f16_round_abs QUANT__SFX(quant__v_f16_round_abs)
+#define quant__v_f32_to_f8_body QUANT__SFX(quant__v_f32_to_f8_body)
+#define quant__v_f32_to_i8_body QUANT__SFX(quant__v_f32_to_i8_body)
+#define quant__v_f8_dec QUANT__SFX(quant__v_f8_dec)
+#define quant__v_f8_enc QUANT__SFX(quant__v_f8_enc)
+#define quant__v_f8_to_f32_body QUANT__SFX(quant__v_f8_to_f32_body)
+#define quant__v_i32_to_f32_body QUANT__SFX(quant__v_i32_to_f32_body)
+#define quant__v_i8_to_f32_body QUANT__SFX(quant__v_i8_to_f32_body)
+#define quant__v_q_int QUANT__SFX(quant__v_q_int)
+#define quant__v_quotient QUANT__SFX(quant__v_quotient)
+#define quant__v_scale_at QUANT__SFX(quant__v_scale_at)
+#define quant__v_zp_fast QUANT__SFX(quant__v_zp_fast)
+#define quant__vf QUANT__SFX(quant__vf)
+#define quant__vi QUANT__SFX(quant__vi)
+#define quant__vm QUANT__SFX(quant__vm)
+#define quant__zero_nan QUANT__SFX(quant__zero_nan)
 
-/* 4-byte unaligned load and store without memcpy */
-QUANT__INLINE uint32_t quant__ld4(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-QUANT__INLINE void quant__st4(uint8_t *p, uint32_t u)
-{
-    p[0] = (uint8_t)u; p[1] = (uint8_t)(u >> 8); p[2] = (uint8_t)(u >> 16); p[3] = (uint8_t)(u >> 24);
-}
+#if QUANT__DISPATCH /* each pass for its own instruction set */
+#  if defined(__clang__)
+#    if QUANT__PASS == QUANT_SIMD_AVX2
+#      pragma clang attribute push (__attribute__((target("avx2,fma"))), apply_to = function)
+#    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
+#      pragma clang attribute push (__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vbmi"))), apply_to = function)
+#    elif QUANT__PASS == QUANT_SIMD_AVX512
+#      pragma clang attribute push (__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))), apply_to = function)
+#    else
+#      pragma clang attribute push (__attribute__((target("sse2"))), apply_to = function)
+#    endif
+#  else
+#    pragma GCC push_options
+#    if QUANT__PASS == QUANT_SIMD_AVX2
+#      pragma GCC target("avx2,fma")
+#    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
+#      pragma GCC target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vbmi")
+#    elif QUANT__PASS == QUANT_SIMD_AVX512
+#      pragma GCC target("avx2,fma,avx512f,avx512bw,avx512vl")
+#    endif
+#  endif
+#endif
 
-#if QUANT_SIMD == QUANT_SIMD_SSE2
-#define QUANT__BACKEND_NAME "sse2"
+#if QUANT__PASS == QUANT_SIMD_SSE2
 #define QUANT__W 4
 typedef __m128 quant__vf;
 typedef __m128i quant__vi;
@@ -702,8 +1762,7 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
-#elif QUANT_SIMD == QUANT_SIMD_AVX2
-#define QUANT__BACKEND_NAME "avx2"
+#elif QUANT__PASS == QUANT_SIMD_AVX2
 #define QUANT__W 8
 typedef __m256 quant__vf;
 typedef __m256i quant__vi;
@@ -764,8 +1823,7 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm256_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
-#elif QUANT_SIMD == QUANT_SIMD_AVX512
-#define QUANT__BACKEND_NAME "avx512"
+#elif QUANT__PASS == QUANT_SIMD_AVX512
 #define QUANT__W 16
 typedef __m512 quant__vf;
 typedef __m512i quant__vi;
@@ -846,7 +1904,7 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm512_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
 
-#if defined(__AVX512VBMI__) && !defined(QUANT_NO_F8)
+#if QUANT__PASS_VBMI && !defined(QUANT_NO_F8)
 /* With VBMI, f8 decode is a lookup, 64 codes at a time. Every f8 value
    fits in the high half of an f32 (a bf16), so two byte permutes over 128
    magnitudes give its two bytes, the code's sign joins the top one, and
@@ -928,8 +1986,7 @@ QUANT__INLINE void quant__dec64(const quant__f8tab *t, const uint8_t *p, quant__
 }
 #endif
 
-#elif QUANT_SIMD == QUANT_SIMD_NEON
-#define QUANT__BACKEND_NAME "neon"
+#elif QUANT__PASS == QUANT_SIMD_NEON
 #define QUANT__W 4
 typedef float32x4_t quant__vf;
 typedef int32x4_t quant__vi;
@@ -1042,7 +2099,6 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
 #endif
 
-#if QUANT_SIMD != QUANT_SIMD_SCALAR
 
 #ifndef QUANT__CVT_NEEDS_RANGE
 #  define QUANT__CVT_NEEDS_RANGE 0 /* converts of out-of-range floats saturate or give INT_MIN */
@@ -1062,7 +2118,6 @@ QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
 
 /* ---- the kernels, once for every backend ------------------------------- */
 
-QUANT__INLINE int quant__zp_fast(int32_t z) { return z >= -QUANT__ZP_FAST && z <= QUANT__ZP_FAST; }
 
 QUANT__INLINE int quant__v_zp_fast(quant__vi z)
 {
@@ -1101,21 +2156,8 @@ QUANT__INLINE void quant__v_scale_at(const float *scale, size_t i, unsigned f, q
     *r = (f & QUANT__F_RECIP_GIVEN) || !(f & QUANT__F_RECIP) ? *s : quant__div(quant__setf(1.0f), *s);
 }
 
-QUANT__INLINE float quant__recip_of(const float *scale, unsigned f)
-{
-    return (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
-}
 
-/* A kernel may walk a repeating pattern of scales (and zero points) of
-   `period` elements, a multiple of 4 * QUANT__W; so counts within it. */
-QUANT__INLINE size_t quant__wrap(size_t so, size_t period) { return so == period ? 0 : so; }
 
-/* bytes from p to the next multiple of `align` (a power of two), at most n */
-QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
-{
-    const size_t h = (size_t)(0u - (uintptr_t)p) & (align - 1u);
-    return h < n ? h : n;
-}
 
 /* One body for one scale and for a vector of scales (QUANT__F_VEC, a
    constant here), with one zero point; per-element zero points take the
@@ -1451,12 +2493,13 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
     const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
 #define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
-    switch ((f & 7u) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0) QUANT__CASE(1) QUANT__CASE(2) QUANT__CASE(3)
-    QUANT__CASE(4) QUANT__CASE(5) QUANT__CASE(6) QUANT__CASE(7)
-    QUANT__CASE(QUANT__F_VEC | 0) QUANT__CASE(QUANT__F_VEC | 1) QUANT__CASE(QUANT__F_VEC | 2)
-    QUANT__CASE(QUANT__F_VEC | 3) QUANT__CASE(QUANT__F_VEC | 4) QUANT__CASE(QUANT__F_VEC | 5)
-    QUANT__CASE(QUANT__F_VEC | 6) QUANT__CASE(QUANT__F_VEC | 7)
+    switch ((f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) | QUANT__VEC_IF(sstep)) {
+#define QUANT__CASES2(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_U8)
+#define QUANT__CASES(v) QUANT__CASES2(v) QUANT__CASES2((v) | QUANT__F_RECIP) \
+                        QUANT__CASES2((v) | QUANT__F_ZP_BEFORE) QUANT__CASES2((v) | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
+#undef QUANT__CASES
+#undef QUANT__CASES2
     }
 #undef QUANT__CASE
     if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
@@ -1469,7 +2512,7 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
     const unsigned nt = QUANT__STREAM_FLAG(n, 4u, sstep);
 #define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, (k) | nt); break;
     switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
+    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
     }
 #undef QUANT__CASE
     if (nt) quant__sfence();
@@ -1537,735 +2580,85 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
     for (; i < n; ++i) s[i] = 1.0f / s[i];
 }
 
-/* the kernels the op layer calls; `per` is a scale pattern's period (0: none) */
-#define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__simd_f32_to_i8(x, q, n, s, ss, z, zs, per, f)
-#define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__simd_i8_to_f32(q, y, n, s, ss, z, zs, per, f)
-#define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__simd_i32_to_f32(q, y, n, s, ss, z, zs, per)
-#define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__simd_f32_to_f8(x, q, n, s, ss, per, f)
-#define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__simd_f8_to_f32(q, y, n, s, ss, per, f)
-#define quant__recip     quant__simd_recip
-#define quant__scales_valid quant__simd_scales_valid
-#endif /* QUANT_SIMD != QUANT_SIMD_SCALAR */
-
-#if QUANT_SIMD == QUANT_SIMD_SCALAR
-/* scalar builds never lay out a scale pattern: `per` is always 0 */
-#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
-#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
-#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
-#  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
-#  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
-#  define quant__recip     quant__scalar_recip
-#  define quant__scales_valid quant__scalar_scales_valid
-#  define QUANT__BACKEND_NAME "scalar"
-#endif
-
-/* ======================================================================== */
-/*  Validation and the op layer                                             */
-/* ======================================================================== */
-
-enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
-
-/* Everything one operation needs, filled in by validation. The op sees a
-   tensor as [outer, C, inner] around the channel axis. */
-typedef struct quant__plan {
-    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
-    unsigned char  zp_kind;
-    unsigned short flags;
-    quant_dtype    qdtype;     /* the quantized side's dtype */
-    const void    *src;
-    void          *dst;
-    size_t         outer, channels, inner; /* all 0 for an empty tensor */
-    const float   *scales;     /* one, or one per channel */
-    size_t         n_scales;
-    const void    *zps;
-    size_t         n_zps;
-} quant__plan;
-
-QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
-{
-    switch (t) {
-    case QUANT_F32: case QUANT_S32: return 4;
-    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
-    default: return 0;
-    }
-}
-
-QUANT__PRIVATE int quant__is_f8(quant_dtype t)
-{
-    return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
-}
-
-/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
-   factors are below 2^63, so the product has at most 126 bits; it is
-   built from 32-bit halves because 64-bit division would pull a large
-   helper into firmware. */
-QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
-{
-    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    uint64_t mid, p;
-    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
-    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
-    if (mid >> 32) return 1;
-    p = a_lo * b_lo;
-    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
-    p += mid << 32;
-    if (p > limit) return 1;
-    *out = p;
-    return 0;
-}
-
-/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
-   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
-QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
-{
-    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
-                                                                    : (uint64_t)INT64_MAX;
-    uint64_t n = 1;
-    int i, zero = 0;
-    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    for (i = 0; i < t->rank; ++i) {
-        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
-        if (t->dims[i] == 0) zero = 1;
-    }
-    if (zero) { *count = 0; return QUANT_OK; }
-    for (i = 0; i < t->rank; ++i) {
-        const uint64_t d = (uint64_t)t->dims[i];
-        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
-            n *= d;
-            if (n > limit) return QUANT_ERR_SHAPE;
-        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
-    }
-    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
-    *count = (size_t)n;
-    return QUANT_OK;
-}
-
-/* f32 and s32 elements are read as such, so their data must sit on a
-   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
-QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
-{
-    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
-}
-
-QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
-{
-    if (a->rounding != QUANT_ROUND_EXACT) {
-#ifdef QUANT_ONLY_EXACT
-        return QUANT_ERR_ATTR;
-#else
-        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
-            a->rounding != QUANT_ROUND_TORCH)
-            return QUANT_ERR_ATTR;
-#endif
-    }
-    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
-        return QUANT_ERR_ATTR;
-    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
-    if (uses_lists) {
-        if (a->scales == NULL) return QUANT_ERR_NULL;
-        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
-        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
-   layout. */
-QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
-                                                 const quant_attrs *a, int quantize,
-                                                 quant__plan *p, size_t *count, uint64_t *channels)
-{
-    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
-    size_t n;
-    quant_status st;
-    int i, axis;
-
-    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
-    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
-        !(q->dtype == QUANT_S32 && !quantize))
-        return QUANT_ERR_DTYPE;
-#ifdef QUANT_NO_F8
-    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
-#endif
-    /* src is counted as if f32, dst only compared with it: equal dims
-       make an equal count, and the f32 side's byte size is the larger */
-    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
-    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
-    for (i = 0; i < src->rank; ++i)
-        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
-    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
-    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
-
-    p->quantize = (unsigned char)quantize;
-    p->qdtype = q->dtype;
-    p->src = src->data;
-    p->dst = dst->data;
-    p->outer = 1;
-    p->channels = 1;
-    p->inner = n;
-    *channels = 1;
-    if (a->qtype == QUANT_PER_CHANNEL) {
-        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
-            return QUANT_ERR_AXIS;
-        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
-        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
-           and the scale count is checked against it as given */
-        *channels = (uint64_t)src->dims[axis];
-        if (n == 0) {
-            p->outer = p->channels = p->inner = 0; /* nothing to run */
-        } else {
-            /* every dim divides n <= SIZE_MAX: the products fit */
-            p->channels = (size_t)src->dims[axis];
-            p->inner = 1;
-            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
-            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
-        }
-    }
-    *count = n;
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
-{
-    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
-    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
-}
-
-/* Zero-point count: 1 per tensor; 1 or C per channel. */
-QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
-{
-    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
-    return n == 1 || (uint64_t)n == channels;
-}
-
-QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
-{
-    switch (p->zp_kind) {
-    case QUANT__ZP_I64: return (int32_t)((const int64_t *)p->zps)[i];
-    case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
-    case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
-    case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
-    default: return 0;
-    }
-}
-
-QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
-{
-    size_t i;
-    for (i = 0; i < p->n_zps; ++i) {
-        if (p->zp_kind == QUANT__ZP_I64) {
-            const int64_t z = ((const int64_t *)p->zps)[i];
-            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
-        }
-        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    if (na == 0 || nb == 0) return 0;
-    return x < y + nb && y < x + na;
-}
-
-QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
-{
-    static const unsigned by_rounding[4] = {
-        QUANT__F_ZP_BEFORE,                  /* exact  */
-        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
-        0,                                   /* onnx   */
-        QUANT__F_RECIP                       /* torch  */
-    };
-    unsigned f = by_rounding[a->rounding];
-    if (q == QUANT_U8) f |= QUANT__F_U8;
-    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
-    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
-    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
-    return f;
-}
-
-/* How many scale and zero-point entries the op layer lays out on the
-   stack at a time; small enough for a firmware stack budget on scalar. */
-#ifndef QUANT__CHUNK
-#  if QUANT_SIMD == QUANT_SIMD_SCALAR
-#    define QUANT__CHUNK 2
+#if QUANT__DISPATCH
+#  if defined(__clang__)
+#    pragma clang attribute pop
 #  else
-#    define QUANT__CHUNK 1024
+#    pragma GCC pop_options
 #  endif
 #endif
-/* A run of this many elements with one scale is worth a kernel call. A
-   scalar build lays out no scales: it walks them in place on the last axis
-   and takes every longer run with a call of its own. */
-#if QUANT__CHUNK >= 64
-#  define QUANT__LONG_RUN 64
-#else
-#  define QUANT__LONG_RUN 2
+#undef quant__add
+#undef quant__addi
+#undef quant__and
+#undef quant__any
+#undef quant__any_nan2
+#undef quant__asf
+#undef quant__asi
+#undef quant__cvt
+#undef quant__dec64
+#undef quant__dec64_init
+#undef quant__div
+#undef quant__eq
+#undef quant__f8_bytes
+#undef quant__f8_order
+#undef quant__f8tab
+#undef quant__gt
+#undef quant__i2f
+#undef quant__ld8
+#undef quant__ldf
+#undef quant__ldi
+#undef quant__max
+#undef quant__min
+#undef quant__mini
+#undef quant__mul
+#undef quant__neon_scales_ok
+#undef quant__or
+#undef quant__sel
+#undef quant__setf
+#undef quant__seti
+#undef quant__simd_f32_to_f8
+#undef quant__simd_f32_to_i8
+#undef quant__simd_f8_to_f32
+#undef quant__simd_i32_to_f32
+#undef quant__simd_i8_to_f32
+#undef quant__simd_recip
+#undef quant__simd_scales_valid
+#undef quant__sll
+#undef quant__srl
+#undef quant__st8
+#undef quant__st8x4
+#undef quant__stf
+#undef quant__stf_nt
+#undef quant__subi
+#undef quant__v_f16_round_abs
+#undef quant__v_f32_to_f8_body
+#undef quant__v_f32_to_i8_body
+#undef quant__v_f8_dec
+#undef quant__v_f8_enc
+#undef quant__v_f8_to_f32_body
+#undef quant__v_i32_to_f32_body
+#undef quant__v_i8_to_f32_body
+#undef quant__v_q_int
+#undef quant__v_quotient
+#undef quant__v_scale_at
+#undef quant__v_zp_fast
+#undef quant__vf
+#undef quant__vi
+#undef quant__vm
+#undef quant__zero_nan
+#undef QUANT__SFX
+#undef QUANT__W
+#undef QUANT__VFENCE
+#undef QUANT__SCALES_OK
+#undef QUANT__NAN_CHEAP
+#undef QUANT__CVT_NEEDS_RANGE
+#undef QUANT__NAN_KEEPS_SIGN
+#undef QUANT__VEC_IF
+#ifdef QUANT__F8_DEC64
+#  undef QUANT__F8_DEC64
 #endif
 
-/* One call of the right kernel over n elements starting at element `at`
-   of the tensor. */
-QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
-                                  const float *scale, size_t sstep,
-                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
-{
-    (void)period; /* scalar builds have no use for it */
-    if (p->quantize) {
-        const float *x = (const float *)p->src + at;
-        uint8_t *q = (uint8_t *)p->dst + at;
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, period, f); return; }
-#endif
-        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
-    } else {
-        float *y = (float *)p->dst + at;
-        if (p->qdtype == QUANT_S32) {
-            quant__i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
-            return;
-        }
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) {
-            quant__f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
-            return;
-        }
-#endif
-        quant__i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
-    }
-}
-
-/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
-   rounding, and zbuf (when non-NULL) with the zero points of elements
-   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
-   of C channels of `inner` elements each makes. */
-QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
-                                  float *sbuf, int32_t *zbuf, int recip)
-{
-    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
-    if (!sbuf && !zbuf) return;
-    if (p->inner == 1 && pos == 0) {
-        /* the last axis from a row start: copy one row, then repeat it */
-        const size_t first = len < period ? len : period;
-        for (k = 0; k < first; ++k) {
-            if (sbuf) sbuf[k] = p->scales[k];
-            if (zbuf) zbuf[k] = quant__zp_at(p, k);
-        }
-        /* then repeat it by doubling what is there: plain copies, no
-           element waits on the one a period before it */
-        for (k = first; k < len; k += k < len - k ? k : len - k) {
-            const size_t m = k < len - k ? k : len - k;
-            size_t t;
-            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
-            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
-        }
-        if (sbuf && recip) quant__recip(sbuf, len);
-        return;
-    }
-    for (k = 0; k < len;) {
-        /* the rest of channel c's run, one value filled in; then the next
-           channel, and past the last, the next row */
-        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
-        size_t t;
-        if (sbuf) {
-            const float sc = p->scales[c];
-            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
-        }
-        if (zbuf) {
-            const int32_t zc = quant__zp_at(p, c);
-            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
-        }
-        k += m;
-        j = 0;
-        if (++c == p->channels) c = 0;
-    }
-    if (sbuf && recip) quant__recip(sbuf, len);
-}
-
-/* Short runs of one scale: the row's pattern of scales and zero points is
-   laid out on the stack, reciprocals taken once, and the kernel walks it
-   as a vector of scales over as many rows as fit, or over the row a chunk
-   at a time. */
-QUANT__NOINLINE void quant__run_short(const quant__plan *p)
-{
-#if QUANT__CHUNK >= 64
-    float sbuf[QUANT__CHUNK];
-#else
-    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
-#endif
-    int32_t zbuf[QUANT__CHUNK];
-    const size_t row = p->channels * p->inner;
-    const size_t zstep = p->n_zps > 1 ? 1 : 0;
-    int32_t z;
-    size_t o, e0;
-    if (row == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
-    if (row <= QUANT__CHUNK) {
-        /* the whole pattern fits: lay out as many rows as fit, with
-           reciprocals for a multiply rounding, once for the whole tensor */
-        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
-        const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
-        const size_t total = p->outer * row, block = 4 * QUANT__W;
-        size_t rows, period, a = row, b = block;
-        while (b) { const size_t t = a % b; a = b; b = t; }
-        period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
-        if (period <= QUANT__CHUNK) {
-            /* one call walks the pattern over and over */
-            quant__layout(p, 0, period < total ? period : total, row, sbuf, zstep ? zbuf : NULL, recip);
-            quant__kernel(p, 0, total, sbuf, 1, zstep ? zbuf : &z, zstep, period, f);
-            return;
-        }
-        rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
-        quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
-        for (o = 0; o < p->outer; o += rows)
-            quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
-                          zstep ? zbuf : &z, zstep, 0, f);
-        return;
-    }
-#endif
-    {
-        /* on the last axis the scales, and s32 zero points, are read in
-           place, a whole row per call; reciprocals are not laid out here,
-           as that would take the rows chunk by chunk, across memory */
-        const int given = 0;
-        const int direct = p->inner == 1 && !given;
-        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
-        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
-        const unsigned f = p->flags | (given ? QUANT__F_RECIP_GIVEN : 0u);
-        for (e0 = 0; e0 < row; e0 += step) {
-            const size_t len = row - e0 < step ? row - e0 : step;
-            const float *sc = direct ? p->scales + e0 : sbuf;
-            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
-            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, given);
-            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, f);
-        }
-    }
-}
-
-QUANT__NOINLINE void quant__run(const quant__plan *p)
-{
-    const size_t C = p->channels, inner = p->inner;
-    int32_t z;
-    size_t o, c;
-    if (C == 0 || inner == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-    if (p->n_scales <= 1 && p->n_zps <= 1) {
-        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
-    } else {
-        /* long runs of one scale: a call each */
-        for (o = 0; o < p->outer; ++o)
-            for (c = 0; c < C; ++c) {
-                if (p->n_zps > 1) z = quant__zp_at(p, c);
-                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
-                              0, p->flags);
-            }
-    }
-}
-
-/* Shared by all four operations: static and dynamic ops differ only in
-   where scales and zero points come from (attrs lists, or tensors). */
-QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
-                                            const quant_attrs *attrs, int quantize, int dynamic,
-                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
-    const quant_attrs *a = attrs ? attrs : &defaults;
-    size_t n, n_sc, n_zp, sbytes, dbytes;
-    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
-    quant_status st;
-
-    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
-    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
-    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
-
-    /* scales */
-    if (dynamic) {
-        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
-        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_SCALES;
-        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
-        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
-        plan->scales = (const float *)scales_t->data;
-    } else {
-        n_sc = a->n_scales;
-        plan->scales = a->scales;
-    }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
-    plan->n_scales = n_sc;
-    if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
-
-    /* zero points */
-    plan->zps = NULL;
-    plan->zp_kind = QUANT__ZP_NONE;
-    plan->n_zps = 0;
-    if (dynamic && zps_t != NULL) {
-        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
-        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
-        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
-        else return QUANT_ERR_ZPS;
-        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_ZPS;
-        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
-        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
-        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
-        plan->zps = zps_t->data;
-        plan->n_zps = n_zp;
-    } else if (!dynamic && a->zps != NULL) {
-        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
-        plan->zps = a->zps;
-        plan->zp_kind = QUANT__ZP_I64;
-        plan->n_zps = a->n_zps;
-    }
-    if ((st = quant__check_zp_values(plan)) != QUANT_OK) return st;
-
-    /* memory: dst must not overlap what the op still has to read */
-    sbytes = n * quant__dtype_size(src->dtype);
-    dbytes = n * quant__dtype_size(dst->dtype);
-    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (quant__overlap(plan->scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * (plan->zp_kind == QUANT__ZP_I64 ? 8u :
-                                                  plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u),
-                                dst->data, dbytes))
-        return QUANT_ERR_OVERLAP;
-
-    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
-    return QUANT_OK;
-}
-
-/* Validation runs in its own frame, gone before the kernels run: the
-   deepest call chain stays within a firmware stack budget. */
-QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
-                                      const quant_attrs *attrs, int quantize, int dynamic,
-                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    quant__plan p;
-    const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
-    if (st != QUANT_OK) return st;
-    if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
-    /* siblings, not nested, to keep the deepest stack shallow */
-    if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
-    else quant__run(&p);
-    return QUANT_OK;
-}
-
-/* ======================================================================== */
-/*  Public functions                                                        */
-/* ======================================================================== */
-
-QUANT__DEF quant_attrs quant_attrs_default(void)
-{
-    quant_attrs a;
-    a.qtype = QUANT_PER_TENSOR;
-    a.axis = 1;
-    a.scales = NULL;
-    a.n_scales = 0;
-    a.zps = NULL;
-    a.n_zps = 0;
-    a.rounding = QUANT_ROUND_EXACT;
-    a.f8_overflow = QUANT_F8_SATURATE;
-    return a;
-}
-
-QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
-                                       const quant_attrs *attrs)
-{
-    if (attrs == NULL) return QUANT_ERR_NULL;
-    return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
-}
-
-QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
-                                         const quant_attrs *attrs)
-{
-    if (attrs == NULL) return QUANT_ERR_NULL;
-    return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
-}
-
-QUANT__DEF quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
-                                               const quant_tensor *zps, quant_tensor *dst,
-                                               const quant_attrs *attrs)
-{
-    return quant__op(src, dst, attrs, 1, 1, scales, zps);
-}
-
-QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
-                                                 const quant_tensor *zps, quant_tensor *dst,
-                                                 const quant_attrs *attrs)
-{
-    return quant__op(src, dst, attrs, 0, 1, scales, zps);
-}
-
-QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return; /* src and dst may be NULL: not even NULL + 0 */
-    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
-}
-
-QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
-}
-
-QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
-}
-
-QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
-}
-
-#ifndef QUANT_NO_F8
-QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
-}
-
-QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
-}
-
-QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
-}
-
-QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
-}
-#endif
-
-QUANT__DEF const char *quant_status_str(quant_status s)
-{
-    switch (s) {
-    case QUANT_OK:              return "ok";
-    case QUANT_ERR_NULL:        return "a required pointer is NULL";
-    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination for this operation";
-    case QUANT_ERR_RANK:        return "a rank is outside 0..QUANT_MAX_RANK";
-    case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
-    case QUANT_ERR_QTYPE:       return "unknown qtype value";
-    case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
-    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
-    case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
-    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
-    case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
-    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
-    case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
-    case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
-    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
-    }
-    return "unknown status";
-}
-
-static const char *const quant__dtype_names[] = {
-    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
-};
-
-QUANT__DEF const char *quant_dtype_name(quant_dtype t)
-{
-    if ((unsigned)t < sizeof quant__dtype_names / sizeof quant__dtype_names[0])
-        return quant__dtype_names[t];
-    return "undef";
-}
-
-QUANT__PRIVATE int quant__streq(const char *a, const char *b)
-{
-    while (*a && *a == *b) { ++a; ++b; }
-    return *a == *b;
-}
-
-QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out)
-{
-    int i;
-    if (name == NULL || out == NULL) return QUANT_ERR_NULL;
-    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
-        if (quant__streq(name, quant__dtype_names[i])) {
-            *out = (quant_dtype)i;
-            return QUANT_OK;
-        }
-    return QUANT_ERR_PARSE;
-}
-
-/* Decimal int64 with an optional sign; nothing else, no overflow. */
-QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
-{
-    uint64_t v = 0;
-    const uint64_t limit_pos = (uint64_t)INT64_MAX, limit_neg = (uint64_t)INT64_MAX + 1u;
-    int neg = 0;
-    if (*s == '+' || *s == '-') neg = *s++ == '-';
-    if (*s == '\0') return QUANT_ERR_PARSE;
-    for (; *s; ++s) {
-        const unsigned d = (unsigned)(*s - '0');
-        if (d > 9) return QUANT_ERR_PARSE;
-        /* v * 10 + d <= limit, with the divisions done by the compiler */
-        if (neg ? (v > limit_neg / 10 || (v == limit_neg / 10 && d > limit_neg % 10))
-                : (v > limit_pos / 10 || (v == limit_pos / 10 && d > limit_pos % 10)))
-            return QUANT_ERR_PARSE;
-        v = v * 10 + d;
-    }
-    *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
-{
-    int i;
-    for (i = 0; i < n; ++i)
-        if (quant__streq(value, names[i])) { *out = i; return QUANT_OK; }
-    return QUANT_ERR_PARSE;
-}
-
-QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
-{
-    static const char *const qtypes[] = { "per_tensor", "per_channel" };
-    static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
-    static const char *const overflows[] = { "saturate", "inf_nan" };
-    quant_status st;
-    int k = 0;
-    if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
-    if (quant__streq(name, "axis")) {
-        int64_t v = 0;
-        if ((st = quant__parse_i64(value, &v)) == QUANT_OK) a->axis = v;
-        return st;
-    }
-    if (quant__streq(name, "qtype")) {
-        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
-        return st;
-    }
-    if (quant__streq(name, "rounding")) {
-        if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
-        return st;
-    }
-    if (quant__streq(name, "f8_overflow")) {
-        if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
-            a->f8_overflow = (quant_f8_overflow)k;
-        return st;
-    }
-    return QUANT_ERR_ATTR;
-}
-
-QUANT__DEF const char *quant_backend(void)
-{
-    return QUANT__BACKEND_NAME;
-}
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* QUANT_IMPLEMENTATION */
+#endif /* QUANT__PASS */
 
 /*
 ------------------------------------------------------------------------------

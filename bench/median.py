@@ -25,14 +25,14 @@ def main(paths):
         with open(p, newline="") as f:
             runs.append({(r["op"], r["layout"], r["channels"], r["n"]): r for r in csv.DictReader(f)})
     keys = [k for k in runs[0] if all(k in r for r in runs)]
-    cols = ["quant_ns", "quant_gbs", "x_limit", "x_plain", "x_onednn", "x_xnnpack"]
+    cols = ["quant_ns", "quant_gbs", "x_limit", "x_plain", "x_onednn", "x_xnnpack", "dispatch"]
     print(f"median of {len(runs)} runs\n")
-    print("| op | layout | C | n | ns/elem | GB/s | × limit | × plain C | × oneDNN | × XNNPACK | range |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| op | layout | C | n | ns/elem | GB/s | × limit | × plain C | × oneDNN | × XNNPACK | dispatch | range |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for k in keys:
         med = []
         for c in cols:
-            m = cell(r[k][c] for r in runs)
+            m = cell(r[k].get(c, "-") for r in runs)
             med.append("–" if m is None else f"{m:.4f}" if c == "quant_ns" else f"{m:.0f}" if c == "quant_gbs" else f"{m:.2f}")
         spread_col = "x_xnnpack" if runs[0][k]["x_xnnpack"] != "-" else "x_limit"
         vals = [float(r[k][spread_col]) for r in runs]

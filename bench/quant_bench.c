@@ -11,11 +11,17 @@
    divides were taken moments apart on a shared, noisy machine. GB/s
    counts bytes read plus bytes written. Every row also checks results:
    the onednn rounding against oneDNN's reorder and the torch rounding
-   against XNNPACK, bit for bit; a mismatch makes the exit status 1. */
+   against XNNPACK, bit for bit; a mismatch makes the exit status 1.
+
+   "dispatch" is quant.h again, built with no -march (bench/dispatch_copy.c,
+   runtime dispatch on x86-64); its column is that copy's time over this
+   build's (above 1: the dispatch build is slower), and its results must
+   equal this build's bit for bit. */
 #define _POSIX_C_SOURCE 200809L
 #define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "baselines.h"
+#include "dispatch_copy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +31,8 @@
 
 enum { OP_Q, OP_DQ };
 enum { PT, PC_AXIS1, PC_LAST };
-enum { I_QUANT, I_LIMIT, I_PLAIN, I_DNNL, I_XNN, N_IMPL };
-static const char *impl_names[N_IMPL] = { "quant.h", "limit", "plain", "oneDNN", "XNNPACK" };
+enum { I_QUANT, I_LIMIT, I_PLAIN, I_DNNL, I_XNN, I_DISP, N_IMPL };
+static const char *impl_names[N_IMPL] = { "quant.h", "limit", "plain", "oneDNN", "XNNPACK", "dispatch" };
 static const char *round_names[4] = { "exact", "onednn", "onnx", "torch" };
 static const char *layout_names[3] = { "tensor", "axis1", "last" };
 
@@ -87,6 +93,10 @@ static void call(ctx *c)
             plain_quantize(b->x, b->q, r->n, b->scales[0], row_zp(r), u8,
                            r->rounding == QUANT_ROUND_ONEDNN || r->rounding == QUANT_ROUND_TORCH);
         else plain_quantize_channels(b->x, b->q, outer_of(r), chans_of(r), inner_of(r), b->scales, row_zp(r), u8);
+        break;
+    case I_DISP:
+        if (r->op == OP_Q) disp_quantize(&c->tf, &c->tq, &c->a);
+        else disp_dequantize(&c->tq, &c->tf, &c->a);
         break;
     default:
         peer_run(c->p);
@@ -197,7 +207,7 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
     call(&cs[I_QUANT]);
     if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
     else memcpy(b->x, b->y, r->n * 4);
-    for (impl = I_DNNL; impl <= I_XNN; ++impl) {
+    for (impl = I_DNNL; impl <= I_DISP; ++impl) {
         size_t i;
         long bad = 0;
         if (!have[impl]) continue;
@@ -326,13 +336,14 @@ int main(int argc, char **argv)
 #endif
     if (json) printf("{\"date\":\"%s\",\"cpu\":\"%s\",\"compiler\":\"%s\",\"backend\":\"%s\",\"runs\":%d,\"rows\":[\n",
                      date, cpu, COMPILER, quant_backend(), runs);
-    else if (csv) printf("op,layout,channels,n,quant_ns,quant_gbs,x_limit,x_plain,x_onednn,x_xnnpack,check\n");
+    else if (csv) printf("op,layout,channels,n,quant_ns,quant_gbs,x_limit,x_plain,x_onednn,x_xnnpack,dispatch,check\n");
     else {
-        printf("quant-bench %s | %s | %s | backend %s | median of %d runs, one thread\n", date, cpu, COMPILER,
-               quant_backend(), runs);
-        printf("ratios are quant.h time / other time (below 1: quant.h is faster)\n\n");
-        printf("%-22s %-6s %5s %9s %9s %7s %8s %8s %8s %8s  %s\n", "op", "layout", "C", "n", "ns/elem", "GB/s",
-               "x limit", "x plain", "x oneDNN", "x XNNPACK", "check");
+        printf("quant-bench %s | %s | %s | backend %s (dispatch build: %s) | median of %d runs, one thread\n",
+               date, cpu, COMPILER, quant_backend(), disp_backend(), runs);
+        printf("ratios are quant.h time / other time (below 1: quant.h is faster);\n"
+               "dispatch is the no-march build's time / this build's\n\n");
+        printf("%-22s %-6s %5s %9s %9s %7s %8s %8s %8s %8s %8s  %s\n", "op", "layout", "C", "n", "ns/elem", "GB/s",
+               "x limit", "x plain", "x oneDNN", "x XNNPACK", "dispatch", "check");
     }
 
     for (i = 0; i < nrows; ++i) {
@@ -355,12 +366,16 @@ int main(int argc, char **argv)
             if (res.ns[impl] > 0) snprintf(ratio[impl], 16, "%.2f", res.ratio[impl]);
             else snprintf(ratio[impl], 16, "-");
         }
-        for (impl = I_DNNL; impl <= I_XNN; ++impl)
+        /* the dispatch column reads the other way: its time over this build's */
+        if (res.ns[I_DISP] > 0) snprintf(ratio[I_DISP], 16, "%.2f", 1.0 / res.ratio[I_DISP]);
+        for (impl = I_DNNL; impl <= I_DISP; ++impl)
             if (res.checked[impl]) {
-                /* the contract is onednn == oneDNN and torch == XNNPACK on quantize */
-                const int binding = r->op == OP_Q;
+                /* the contract is onednn == oneDNN and torch == XNNPACK on
+                   quantize, and the two builds of quant.h agree everywhere */
+                const int binding = r->op == OP_Q || impl == I_DISP;
                 const size_t len = strcmp(check, "-") ? strlen(check) : 0;
-                snprintf(check + len, sizeof check - len, "%s:%s ", impl == I_DNNL ? "dnnl" : "xnn",
+                snprintf(check + len, sizeof check - len, "%s:%s ",
+                         impl == I_DNNL ? "dnnl" : impl == I_XNN ? "xnn" : "disp",
                          res.mismatches[impl] ? (binding ? "FAIL" : "differs") : "ok");
                 if (res.mismatches[impl] && binding) ++failures;
             }
@@ -372,13 +387,13 @@ int main(int argc, char **argv)
             printf(",\"check\":\"%s\"}", check);
             first = 0;
         } else if (csv) {
-            printf("%s,%s,%zu,%zu,%.4f,%.2f,%s,%s,%s,%s,%s\n", name, layout_names[r->layout], chans_of(r), r->n,
+            printf("%s,%s,%zu,%zu,%.4f,%.2f,%s,%s,%s,%s,%s,%s\n", name, layout_names[r->layout], chans_of(r), r->n,
                    res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT], ratio[I_PLAIN],
-                   ratio[I_DNNL], ratio[I_XNN], check);
+                   ratio[I_DNNL], ratio[I_XNN], ratio[I_DISP], check);
         } else {
-            printf("%-22s %-6s %5zu %9zu %9.4f %7.1f %8s %8s %8s %8s  %s\n", name, layout_names[r->layout], chans_of(r),
-                   r->n, res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT], ratio[I_PLAIN],
-                   ratio[I_DNNL], ratio[I_XNN], check);
+            printf("%-22s %-6s %5zu %9zu %9.4f %7.1f %8s %8s %8s %8s %8s  %s\n", name, layout_names[r->layout],
+                   chans_of(r), r->n, res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT],
+                   ratio[I_PLAIN], ratio[I_DNNL], ratio[I_XNN], ratio[I_DISP], check);
         }
         fflush(stdout);
     }

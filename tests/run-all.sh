@@ -33,6 +33,8 @@ config() { # name, meson test args (quoted, one string), meson setup args...
 native="-Dsimd=native"
 config native      "--setup=full"  $native
 [ "${QUICK:-0}" = 1 ] || {
+config dispatch    "--no-suite compile" -Dsimd=auto -Dbench=false
+CC=clang config clang-dispatch "--no-suite compile" -Dsimd=auto -Dbench=false
 config scalar      "--no-suite compile" -Dsimd=scalar -Dbench=false
 config sse2        "--no-suite compile" -Dsimd=sse2 -Dbench=false
 config avx2        "--no-suite compile" -Dsimd=avx2 -Dbench=false

@@ -211,10 +211,10 @@ int main(int argc, char **argv)
                         one(n, off, boff, 0, 0, code, si, zi, 0);
                         one(n, off, boff, 1, 1, code, si, zi, 0);
                         one(n, off, boff, 1, 0, code, si, zi, 0);
-#if QUANT_SIMD != QUANT_SIMD_SCALAR
-                        /* scale patterns of one and two 4-vector blocks */
-                        one(n, off, boff, 1, 1, code, si, zi, 4 * QUANT__W);
-                        one(n, off, boff, 1, 0, code, si, zi, 8 * QUANT__W);
+#if QUANT__SIMD_ANY
+                        /* scale patterns of one and two op-layer blocks */
+                        one(n, off, boff, 1, 1, code, si, zi, QUANT__BLOCK);
+                        one(n, off, boff, 1, 0, code, si, zi, 2 * QUANT__BLOCK);
 #endif
                     }
                 }
