@@ -63,12 +63,16 @@
 
    FINDING YOUR WAY: grep for these tags
 
-     >>select   backend choice and x86 runtime dispatch
-     >>scalar   the scalar kernels, which define the arithmetic
-     >>kernels  how the SIMD kernels are compiled (once per backend) and called
+     >>select   backend choice and x86 runtime dispatch (near the top)
+     >>parts    how the rest of the file is compiled, part by part
+     >>prims    one backend's primitives over a float, an int and a mask vector
+     >>unit     a kernel family: its scalar definition, its vector body, its
+                row loop and its dispatch, next to each other (>>unit
+                scales, quantize, dequantize, f8_encode, f8_decode); each
+                family's functions share a stem (f32_to_i8, f8_to_f32, ...);
+                >>unit run walks a validated operation over the kernels
      >>ops      validation and the op layer
      >>api      the public functions
-     >>simd     one backend's primitives and the kernels written over them
 
    THE ARITHMETIC PROMISE
 
@@ -135,7 +139,7 @@
                             undefined in C (beyond the oneDNN documents, as
                             is the overlap rule for scales and zero points)
 */
-#ifndef QUANT__PASS /* the header proper; a pass is at the end */
+#ifndef QUANT__PART /* the header and the main implementation; the parts are further down */
 #ifndef QUANT_H_INCLUDED
 #define QUANT_H_INCLUDED
 
@@ -407,256 +411,7 @@ typedef union quant__fbits { float f; uint32_t u; } quant__fbits;
 QUANT__INLINE uint32_t quant__bits(float f) { quant__fbits b; b.f = f; return b.u; }
 QUANT__INLINE float quant__float(uint32_t u) { quant__fbits b; b.u = u; return b.f; }
 
-/* ======================================================================== */
-/*  >>scalar  Scalar reference kernels: these define the arithmetic.        */
-/* ======================================================================== */
-
-/* Round to nearest even for |v| <= 2^31. Adding 2^23 pushes the fraction
-   out of a float's 24-bit significand, and the FPU's own round to nearest
-   even does the rounding; at 2^23 and above every float is an integer. */
-QUANT__INLINE int32_t quant__rne_i32(float v)
-{
-    float a = v < 0.0f ? -v : v;
-    if (a < 8388608.0f) a = (a + 8388608.0f) - 8388608.0f;
-    return (int32_t)(v < 0.0f ? -a : a);
-}
-
-/* One element of integer quantize, as the doc block's table defines it. */
-QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigned f)
-{
-    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128;
-    const int32_t hi = (f & QUANT__F_U8) ? 255 : 127;
-    float v;
-    if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
-    else v = x / s;
-    if (v != v) v = 0.0f;              /* NaN quantizes like zero: sat(z) */
-    if (f & QUANT__F_ZP_BEFORE) {
-        v = v + (float)z;
-        /* clamping before rounding is exact: lo and hi are integers */
-        if (v < (float)lo) v = (float)lo;
-        if (v > (float)hi) v = (float)hi;
-        return quant__rne_i32(v);
-    } else {
-        /* rne(v) + z, saturated, in 32-bit steps. From 2^32 on the sum
-           saturates for every int32 z. Between 2^31 and 2^32, |v| = 2^31 + w
-           with w an even integer, and only a z of the other sign can bring
-           the sum back; then zf, z with its top bit flipped, is z + 2^31
-           (z < 0) or z - 2^31 (z >= 0), and the sum is w + zf or zf - w. */
-        int32_t t;
-        if (v <= -4294967296.0f) return lo;
-        if (v >= 4294967296.0f) return hi;
-        if (v >= 2147483648.0f || v <= -2147483648.0f) {
-            const int up = v > 0.0f;
-            const int32_t w = (int32_t)((up ? v : -v) - 2147483648.0f);
-            const int32_t zf = (int32_t)((uint32_t)z ^ 0x80000000u);
-            if (up) return z >= 0 || w > hi - zf ? hi : w + zf;
-            return z < 0 || w > zf - lo ? lo : zf - w;
-        }
-        t = quant__rne_i32(v);
-        {
-            /* the sum in 32 bits, overflow told by the signs */
-            const int32_t sum = (int32_t)((uint32_t)t + (uint32_t)z);
-            if ((t >= 0) == (z >= 0) && (sum >= 0) != (t >= 0)) return t >= 0 ? hi : lo;
-            return sum < lo ? lo : sum > hi ? hi : sum;
-        }
-    }
-}
-
-/* The two f8 formats differ only in these constants. */
-typedef struct quant__f8fmt {
-    unsigned shift;      /* 23 - mantissa bits */
-    uint32_t rebias;     /* (127 - bias) << 23 */
-    uint32_t min_normal; /* bits of the smallest normal */
-    uint32_t magic;      /* bits of a float whose ulp is the smallest subnormal */
-    uint32_t overflow;   /* |v| bits above which (e4m3) or from which (e5m2) v overflows */
-    uint8_t  max_code, inf_code;
-} quant__f8fmt;
-
-QUANT__INLINE quant__f8fmt quant__f8_format(unsigned f)
-{
-    quant__f8fmt m;
-    if (f & QUANT__F_E5M2) {
-        /* 61440 lies halfway between 57344 and 65536 and ties up: overflow */
-        m.shift = 21; m.rebias = 112u << 23; m.min_normal = 113u << 23;
-        m.magic = 134u << 23; m.overflow = 0x476FFFFFu; /* just below 61440 */
-        m.max_code = 0x7B; m.inf_code = 0x7C;
-    } else {
-        /* 464 lies halfway between 448 and 480 and ties down to 448 */
-        m.shift = 20; m.rebias = 120u << 23; m.min_normal = 121u << 23;
-        m.magic = 141u << 23; m.overflow = 0x43E80000u; /* 464 */
-        m.max_code = 0x7E; m.inf_code = 0x7F;
-    }
-    return m;
-}
-
-/* |v| rounded to the nearest even f16 value, as a float: adding
-   c = max(2^e, 2^-14) * 2^13 for |v| in binade 2^e pushes all but f16's
-   11 significant bits (or, below f16's normal range, all below its
-   subnormal step 2^-24) out of the sum, and the FPU rounds them off;
-   subtracting c again is exact. A sum of 2^16 or more is f16's
-   overflow: the caller treats it as infinite. Infinities and NaN pass.
-   Not inlined: the oneDNN route is rare, and inlined it would deepen the
-   f8 kernel's frame on firmware. */
-QUANT__INLINE float quant__f16_round_abs(float v)
-{
-    const uint32_t a = quant__bits(v) & 0x7FFFFFFFu, e = a & 0x7F800000u;
-    const float c = quant__float((e > 0x38800000u ? e : 0x38800000u) + (13u << 23));
-    if (a > 0x7F800000u) return quant__float(a);                 /* NaN */
-    if (a >= 0x477FF000u) return quant__float(0x7F800000u);      /* 65520 ties up to 2^16 */
-    return (quant__float(a) + c) - c;
-}
-
-/* The code of a NaN x: 0x7F with x's sign. oneDNN's e5m2 is 0x7E and
-   the one payload bit its f16 route carries down (f32 bit 21). */
-QUANT__INLINE uint8_t quant__f8_nan(float x, unsigned f)
-{
-    const uint32_t xb = quant__bits(x);
-    const uint32_t low = (f & QUANT__F_VIA_F16) && (f & QUANT__F_E5M2) ? 0x7Eu | ((xb >> 21) & 1u) : 0x7Fu;
-    return (uint8_t)(low | ((xb >> 24) & 0x80u));
-}
-
-/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. (The
-   oneDNN route rounds v to f16 before it comes here.) */
-QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
-{
-    const quant__f8fmt m = quant__f8_format(f);
-    const uint32_t u = quant__bits(v), a = u & 0x7FFFFFFFu;
-    const uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
-    uint32_t code;
-    if (a > 0x7F800000u) return quant__f8_nan(x, f);
-    if (a > m.overflow)
-        return (uint8_t)(sign | ((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code));
-    if (a < m.min_normal) {
-        /* below the normal range the FPU rounds for us: adding a float
-           whose ulp is the f8 subnormal step leaves the rounded count of
-           steps in the low bits */
-        code = quant__bits(quant__float(a) + quant__float(m.magic)) - m.magic;
-    } else {
-        /* rebias the exponent and round the dropped bits to nearest even;
-           a carry out of the mantissa moves into the exponent as it should */
-        const uint32_t odd = (a >> m.shift) & 1u;
-        code = (a - m.rebias + (1u << (m.shift - 1)) - 1u + odd) >> m.shift;
-    }
-    return (uint8_t)(sign | code);
-}
-
-/* Decode one f8 code and scale it; NaN codes give the canonical quiet NaN. */
-QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
-{
-    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
-    const int e5 = (f & QUANT__F_E5M2) != 0;
-    const unsigned mbits = e5 ? 2u : 3u;
-    float d;
-    if (e5 ? a > 0x7Cu : a == 0x7Fu) /* oneDNN's f16 route keeps e5m2's low payload bit */
-        return quant__float(sign | 0x7FC00000u | ((f & QUANT__F_VIA_F16) && e5 ? (a & 1u) << 21 : 0u));
-    if (e5 && a == 0x7Cu) d = quant__float(0x7F800000u);
-    else if ((a >> mbits) == 0) /* subnormal: m steps of 2^-9 (e4m3) or 2^-16 (e5m2) */
-        d = (float)(int32_t)a * quant__float(e5 ? (111u << 23) : (118u << 23));
-    else d = quant__float((a << (23 - mbits)) + (e5 ? (112u << 23) : (120u << 23)));
-    return quant__float(quant__bits(d) | sign) * s;
-}
-
-QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
-{
-    /* |q - z| < 2^32 for any two int32s, so its magnitude is exact in
-       uint32 arithmetic, and the conversion of that magnitude rounds to
-       nearest even as the sign-magnitude float format wants. No 64-bit
-       integer: on firmware that would pull in a soft-float helper. */
-    const int neg = q < z;
-    const uint32_t mag = neg ? (uint32_t)z - (uint32_t)q : (uint32_t)q - (uint32_t)z;
-    const float d = (float)mag;
-    return (neg ? -d : d) * s;
-}
-
-/* The scale and the reciprocal a multiply rounding uses, from one entry of
-   a scale array (which holds fl(1/s) itself under QUANT__F_RECIP_GIVEN). */
-QUANT__INLINE void quant__scale_pair(const float *scale, unsigned f, float *s, float *r)
-{
-    *s = scale[0];
-    if (f & QUANT__F_RECIP) *r = (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
-}
-
-QUANT__PRIVATE void quant__scalar_recip(float *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; ++i) s[i] = 1.0f / s[i];
-}
-
-/* A scale is valid when 2^-128 < |s| < Inf: fl(1/s) is infinite exactly
-   for |s| <= 2^-128 (bits 0x00200000; the tests check every float), which
-   takes zero and the smaller subnormals with it. */
-#define QUANT__SCALE_MIN_BITS 0x00200001u
-#define QUANT__SCALE_MAX_BITS 0x7F7FFFFFu
-
-QUANT__PRIVATE int quant__scalar_scales_valid(const float *s, size_t n)
-{
-    uint32_t bad = 0;
-    size_t i;
-    for (i = 0; i < n; ++i)
-        bad |= ((quant__bits(s[i]) & 0x7FFFFFFFu) - QUANT__SCALE_MIN_BITS) >
-               (QUANT__SCALE_MAX_BITS - QUANT__SCALE_MIN_BITS);
-    return !bad;
-}
-
-/* The four kernel shapes. scale (and zp) advance by sstep (zstep) per
-   element: 0 for one scale, 1 for a vector of scales (per channel, last
-   axis). Every backend has these four with these signatures. */
-QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size_t n,
-                                            const float *scale, size_t sstep,
-                                            const int32_t *zp, size_t zstep, unsigned f)
-{
-    size_t i;
-    float s = 0.0f, r = 0.0f;
-    for (i = 0; i < n; ++i) {
-        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
-        dst[i] = (uint8_t)quant__q_int(src[i], s, r, zp[i * zstep], f);
-    }
-}
-
-QUANT__PRIVATE void quant__scalar_i8_to_f32(const uint8_t *src, float *dst, size_t n,
-                                            const float *scale, size_t sstep,
-                                            const int32_t *zp, size_t zstep, unsigned f)
-{
-    size_t i;
-    for (i = 0; i < n; ++i) {
-        const int32_t q = (f & QUANT__F_U8) ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
-        dst[i] = quant__dq_int(q, scale[i * sstep], zp[i * zstep]);
-    }
-}
-
-/* s32 dequantize (bias tensors, ONNX DequantizeLinear on int32) */
-QUANT__PRIVATE void quant__scalar_i32_to_f32(const int32_t *src, float *dst, size_t n,
-                                             const float *scale, size_t sstep,
-                                             const int32_t *zp, size_t zstep)
-{
-    size_t i;
-    for (i = 0; i < n; ++i) dst[i] = quant__dq_int(src[i], scale[i * sstep], zp[i * zstep]);
-}
-
-QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size_t n,
-                                            const float *scale, size_t sstep, unsigned f)
-{
-    size_t i;
-    float s = 0.0f, r = 0.0f;
-    for (i = 0; i < n; ++i) {
-        float v;
-        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
-        if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
-        else v = src[i] / s;
-        if (f & QUANT__F_VIA_F16) /* oneDNN's route: to f16 first, sign kept */
-            v = quant__float(quant__bits(quant__f16_round_abs(v)) | (quant__bits(v) & 0x80000000u));
-        dst[i] = quant__f8_enc(src[i], v, f);
-    }
-}
-
-QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size_t n,
-                                            const float *scale, size_t sstep, unsigned f)
-{
-    size_t i;
-    for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
-}
-
-/* ---- helpers the SIMD kernels (>>simd, at the end of the file) share ---- */
+/* ---- helpers the kernels share ----------------------------------------- */
 
 /* 4-byte unaligned load and store without memcpy */
 QUANT__INLINE uint32_t quant__ld4(const uint8_t *p)
@@ -686,7 +441,61 @@ QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
     return h < n ? h : n;
 }
 
-/* ---- >>kernels: the SIMD backends, compiled from the end of this file ---- */
+/* ---- the plan: one validated operation, as the op layer runs it -------- */
+
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
+
+/* Everything one operation needs, filled in by validation. The op sees a
+   tensor as [outer, C, inner] around the channel axis. */
+typedef struct quant__plan {
+    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
+    unsigned char  zp_kind;
+    unsigned short flags;
+    quant_dtype    qdtype;     /* the quantized side's dtype */
+    const void    *src;
+    void          *dst;
+    size_t         outer, channels, inner; /* all 0 for an empty tensor */
+    const float   *scales;     /* one, or one per channel */
+    size_t         n_scales;
+    const void    *zps;
+    size_t         n_zps;
+} quant__plan;
+
+QUANT__PRIVATE int quant__is_f8(quant_dtype t)
+{
+    return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
+}
+
+QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
+{
+    switch (p->zp_kind) {
+    case QUANT__ZP_I64: return (int32_t)((const int64_t *)p->zps)[i];
+    case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
+    case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
+    case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+    default: return 0;
+    }
+}
+
+/* How many scale and zero-point entries the op layer lays out on the
+   stack at a time; small enough for a firmware stack budget on scalar. */
+#ifndef QUANT__CHUNK
+#  if !QUANT__SIMD_ANY
+#    define QUANT__CHUNK 2
+#  else
+#    define QUANT__CHUNK 1024
+#  endif
+#endif
+/* A run of this many elements with one scale is worth a kernel call. A
+   scalar build lays out no scales: it walks them in place on the last axis
+   and takes every longer run with a call of its own. */
+#if QUANT__CHUNK >= 64
+#  define QUANT__LONG_RUN 64
+#else
+#  define QUANT__LONG_RUN 2
+#endif
+
+/* ---- >>select, continued: runtime dispatch on x86-64 ------------------- */
 
 #if QUANT__DISPATCH
 /* Runtime dispatch: the SSE2, AVX2 and AVX-512 (with and without VBMI)
@@ -751,6 +560,28 @@ QUANT__PRIVATE int quant__x86_force(int level)
     return 1;
 }
 
+/* the kernel the op layer calls for a family: QUANT__BK(quant__simd_f32_to_i8) */
+#  define QUANT__BK(name) name##_x86
+#elif QUANT_SIMD != QUANT_SIMD_SCALAR
+#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__)
+#    define QUANT__BK(name) name##_avx512vbmi
+#  elif QUANT_SIMD == QUANT_SIMD_AVX512
+#    define QUANT__BK(name) name##_avx512
+#  elif QUANT_SIMD == QUANT_SIMD_AVX2
+#    define QUANT__BK(name) name##_avx2
+#  elif QUANT_SIMD == QUANT_SIMD_SSE2
+#    define QUANT__BK(name) name##_sse2
+#  else
+#    define QUANT__BK(name) name##_neon
+#  endif
+#endif
+
+/* ---- the parts, in order (see >>parts) ---------------------------------- */
+#define QUANT__PART 1 /* the scalar kernels */
+#include "quant.h"
+#undef QUANT__PART
+#define QUANT__PART 2 /* the vector kernels, once per backend */
+#if QUANT__DISPATCH
 #  define QUANT__PASS_VBMI 0
 #  define QUANT__PASS QUANT_SIMD_SSE2
 #  include "quant.h"
@@ -765,814 +596,24 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #  include "quant.h"
 #  undef QUANT__PASS
 #  undef QUANT__PASS_VBMI
-
-/* name##_x86: the best pass for this CPU */
-#  define QUANT__PICK(name, args)                                            \
-    do {                                                                      \
-        switch (quant__x86_level()) {                                         \
-        case QUANT__L_AVX512VBMI: name##_avx512vbmi args; break;              \
-        case QUANT__L_AVX512: name##_avx512 args; break;                      \
-        case QUANT__L_AVX2: name##_avx2 args; break;                          \
-        default: name##_sse2 args; break;                                     \
-        }                                                                     \
-    } while (0)
-QUANT__PRIVATE void quant__simd_f32_to_i8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
-                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
-                                              unsigned f)
-{
-    QUANT__PICK(quant__simd_f32_to_i8, (src, dst, n, scale, sstep, zp, zstep, period, f));
-}
-QUANT__PRIVATE void quant__simd_i8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
-                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
-                                              unsigned f)
-{
-    QUANT__PICK(quant__simd_i8_to_f32, (src, dst, n, scale, sstep, zp, zstep, period, f));
-}
-QUANT__PRIVATE void quant__simd_i32_to_f32_x86(const int32_t *src, float *dst, size_t n, const float *scale,
-                                               size_t sstep, const int32_t *zp, size_t zstep, size_t period)
-{
-    QUANT__PICK(quant__simd_i32_to_f32, (src, dst, n, scale, sstep, zp, zstep, period));
-}
-#  ifndef QUANT_NO_F8
-QUANT__PRIVATE void quant__simd_f32_to_f8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
-                                              size_t sstep, size_t period, unsigned f)
-{
-    QUANT__PICK(quant__simd_f32_to_f8, (src, dst, n, scale, sstep, period, f));
-}
-QUANT__PRIVATE void quant__simd_f8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
-                                              size_t sstep, size_t period, unsigned f)
-{
-    QUANT__PICK(quant__simd_f8_to_f32, (src, dst, n, scale, sstep, period, f));
-}
-#  endif
-QUANT__PRIVATE int quant__simd_scales_valid_x86(const float *s, size_t n)
-{
-    int ok;
-    QUANT__PICK(ok = quant__simd_scales_valid, (s, n));
-    return ok;
-}
-QUANT__PRIVATE void quant__simd_recip_x86(float *s, size_t n)
-{
-    QUANT__PICK(quant__simd_recip, (s, n));
-}
-#  undef QUANT__PICK
-#  define QUANT__BK(name) name##_x86
 #elif QUANT_SIMD != QUANT_SIMD_SCALAR
 #  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__)
 #    define QUANT__PASS_VBMI 1
-#    define QUANT__BK(name) name##_avx512vbmi
 #  else
 #    define QUANT__PASS_VBMI 0
-#    if QUANT_SIMD == QUANT_SIMD_SSE2
-#      define QUANT__BK(name) name##_sse2
-#    elif QUANT_SIMD == QUANT_SIMD_AVX2
-#      define QUANT__BK(name) name##_avx2
-#    elif QUANT_SIMD == QUANT_SIMD_AVX512
-#      define QUANT__BK(name) name##_avx512
-#    else
-#      define QUANT__BK(name) name##_neon
-#    endif
 #  endif
 #  define QUANT__PASS QUANT_SIMD
 #  include "quant.h"
 #  undef QUANT__PASS
 #  undef QUANT__PASS_VBMI
 #endif
-
-#if QUANT__SIMD_ANY
-/* the kernels the op layer calls; `per` is a scale pattern's period (0: none) */
-#define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_f32_to_i8)(x, q, n, s, ss, z, zs, per, f)
-#define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_i8_to_f32)(q, y, n, s, ss, z, zs, per, f)
-#define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) QUANT__BK(quant__simd_i32_to_f32)(q, y, n, s, ss, z, zs, per)
-#define quant__f32_to_f8(x, q, n, s, ss, per, f) QUANT__BK(quant__simd_f32_to_f8)(x, q, n, s, ss, per, f)
-#define quant__f8_to_f32(q, y, n, s, ss, per, f) QUANT__BK(quant__simd_f8_to_f32)(q, y, n, s, ss, per, f)
-#define quant__recip     QUANT__BK(quant__simd_recip)
-#define quant__scales_valid QUANT__BK(quant__simd_scales_valid)
-#endif
-
-
-#if !QUANT__SIMD_ANY
-/* scalar builds never lay out a scale pattern: `per` is always 0 */
-#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
-#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
-#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
-#  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
-#  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
-#  define quant__recip     quant__scalar_recip
-#  define quant__scales_valid quant__scalar_scales_valid
-#endif
-
-/* ======================================================================== */
-/*  >>ops  Validation and the op layer                                      */
-/* ======================================================================== */
-
-enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
-
-/* Everything one operation needs, filled in by validation. The op sees a
-   tensor as [outer, C, inner] around the channel axis. */
-typedef struct quant__plan {
-    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
-    unsigned char  zp_kind;
-    unsigned short flags;
-    quant_dtype    qdtype;     /* the quantized side's dtype */
-    const void    *src;
-    void          *dst;
-    size_t         outer, channels, inner; /* all 0 for an empty tensor */
-    const float   *scales;     /* one, or one per channel */
-    size_t         n_scales;
-    const void    *zps;
-    size_t         n_zps;
-} quant__plan;
-
-QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
-{
-    switch (t) {
-    case QUANT_F32: case QUANT_S32: return 4;
-    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
-    default: return 0;
-    }
-}
-
-QUANT__PRIVATE int quant__is_f8(quant_dtype t)
-{
-    return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
-}
-
-/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
-   factors are below 2^63, so the product has at most 126 bits; it is
-   built from 32-bit halves because 64-bit division would pull a large
-   helper into firmware. */
-QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
-{
-    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    uint64_t mid, p;
-    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
-    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
-    if (mid >> 32) return 1;
-    p = a_lo * b_lo;
-    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
-    p += mid << 32;
-    if (p > limit) return 1;
-    *out = p;
-    return 0;
-}
-
-/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
-   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
-QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
-{
-    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
-                                                                    : (uint64_t)INT64_MAX;
-    uint64_t n = 1;
-    int i, zero = 0;
-    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    for (i = 0; i < t->rank; ++i) {
-        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
-        if (t->dims[i] == 0) zero = 1;
-    }
-    if (zero) { *count = 0; return QUANT_OK; }
-    for (i = 0; i < t->rank; ++i) {
-        const uint64_t d = (uint64_t)t->dims[i];
-        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
-            n *= d;
-            if (n > limit) return QUANT_ERR_SHAPE;
-        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
-    }
-    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
-    *count = (size_t)n;
-    return QUANT_OK;
-}
-
-/* f32 and s32 elements are read as such, so their data must sit on a
-   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
-QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
-{
-    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
-}
-
-QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
-{
-    if (a->rounding != QUANT_ROUND_EXACT) {
-#ifdef QUANT_ONLY_EXACT
-        return QUANT_ERR_ATTR;
-#else
-        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
-            a->rounding != QUANT_ROUND_TORCH)
-            return QUANT_ERR_ATTR;
-#endif
-    }
-    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
-        return QUANT_ERR_ATTR;
-    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
-    if (uses_lists) {
-        if (a->scales == NULL) return QUANT_ERR_NULL;
-        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
-        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
-   layout. */
-QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
-                                                 const quant_attrs *a, int quantize,
-                                                 quant__plan *p, size_t *count, uint64_t *channels)
-{
-    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
-    size_t n;
-    quant_status st;
-    int i, axis;
-
-    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
-    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
-        !(q->dtype == QUANT_S32 && !quantize))
-        return QUANT_ERR_DTYPE;
-#ifdef QUANT_NO_F8
-    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
-#endif
-    /* src is counted as if f32, dst only compared with it: equal dims
-       make an equal count, and the f32 side's byte size is the larger */
-    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
-    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
-    for (i = 0; i < src->rank; ++i)
-        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
-    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
-    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
-
-    p->quantize = (unsigned char)quantize;
-    p->qdtype = q->dtype;
-    p->src = src->data;
-    p->dst = dst->data;
-    p->outer = 1;
-    p->channels = 1;
-    p->inner = n;
-    *channels = 1;
-    if (a->qtype == QUANT_PER_CHANNEL) {
-        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
-            return QUANT_ERR_AXIS;
-        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
-        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
-           and the scale count is checked against it as given */
-        *channels = (uint64_t)src->dims[axis];
-        if (n == 0) {
-            p->outer = p->channels = p->inner = 0; /* nothing to run */
-        } else {
-            /* every dim divides n <= SIZE_MAX: the products fit */
-            p->channels = (size_t)src->dims[axis];
-            p->inner = 1;
-            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
-            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
-        }
-    }
-    *count = n;
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
-{
-    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
-    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
-}
-
-/* Zero-point count: 1 per tensor; 1 or C per channel. */
-QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
-{
-    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
-    return n == 1 || (uint64_t)n == channels;
-}
-
-QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
-{
-    switch (p->zp_kind) {
-    case QUANT__ZP_I64: return (int32_t)((const int64_t *)p->zps)[i];
-    case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
-    case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
-    case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
-    default: return 0;
-    }
-}
-
-QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
-{
-    size_t i;
-    for (i = 0; i < p->n_zps; ++i) {
-        if (p->zp_kind == QUANT__ZP_I64) {
-            const int64_t z = ((const int64_t *)p->zps)[i];
-            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
-        }
-        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    if (na == 0 || nb == 0) return 0;
-    return x < y + nb && y < x + na;
-}
-
-QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
-{
-    static const unsigned by_rounding[4] = {
-        QUANT__F_ZP_BEFORE,                  /* exact  */
-        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
-        0,                                   /* onnx   */
-        QUANT__F_RECIP                       /* torch  */
-    };
-    unsigned f = by_rounding[a->rounding];
-    if (q == QUANT_U8) f |= QUANT__F_U8;
-    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
-    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
-    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
-    return f;
-}
-
-/* How many scale and zero-point entries the op layer lays out on the
-   stack at a time; small enough for a firmware stack budget on scalar. */
-#ifndef QUANT__CHUNK
-#  if !QUANT__SIMD_ANY
-#    define QUANT__CHUNK 2
-#  else
-#    define QUANT__CHUNK 1024
-#  endif
-#endif
-/* A run of this many elements with one scale is worth a kernel call. A
-   scalar build lays out no scales: it walks them in place on the last axis
-   and takes every longer run with a call of its own. */
-#if QUANT__CHUNK >= 64
-#  define QUANT__LONG_RUN 64
-#else
-#  define QUANT__LONG_RUN 2
-#endif
-
-/* One call of the right kernel over n elements starting at element `at`
-   of the tensor. */
-QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
-                                  const float *scale, size_t sstep,
-                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
-{
-    (void)period; /* scalar builds have no use for it */
-    if (p->quantize) {
-        const float *x = (const float *)p->src + at;
-        uint8_t *q = (uint8_t *)p->dst + at;
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__f32_to_f8(x, q, n, scale, sstep, period, f); return; }
-#endif
-        quant__f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
-    } else {
-        float *y = (float *)p->dst + at;
-        if (p->qdtype == QUANT_S32) {
-            quant__i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
-            return;
-        }
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) {
-            quant__f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
-            return;
-        }
-#endif
-        quant__i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
-    }
-}
-
-/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
-   rounding, and zbuf (when non-NULL) with the zero points of elements
-   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
-   of C channels of `inner` elements each makes. */
-QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
-                                  float *sbuf, int32_t *zbuf, int recip)
-{
-    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
-    if (!sbuf && !zbuf) return;
-    if (p->inner == 1 && pos == 0) {
-        /* the last axis from a row start: copy one row, then repeat it */
-        const size_t first = len < period ? len : period;
-        for (k = 0; k < first; ++k) {
-            if (sbuf) sbuf[k] = p->scales[k];
-            if (zbuf) zbuf[k] = quant__zp_at(p, k);
-        }
-        /* then repeat it by doubling what is there: plain copies, no
-           element waits on the one a period before it */
-        for (k = first; k < len; k += k < len - k ? k : len - k) {
-            const size_t m = k < len - k ? k : len - k;
-            size_t t;
-            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
-            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
-        }
-        if (sbuf && recip) quant__recip(sbuf, len);
-        return;
-    }
-    for (k = 0; k < len;) {
-        /* the rest of channel c's run, one value filled in; then the next
-           channel, and past the last, the next row */
-        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
-        size_t t;
-        if (sbuf) {
-            const float sc = p->scales[c];
-            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
-        }
-        if (zbuf) {
-            const int32_t zc = quant__zp_at(p, c);
-            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
-        }
-        k += m;
-        j = 0;
-        if (++c == p->channels) c = 0;
-    }
-    if (sbuf && recip) quant__recip(sbuf, len);
-}
-
-/* Short runs of one scale: the row's pattern of scales and zero points is
-   laid out on the stack, reciprocals taken once, and the kernel walks it
-   as a vector of scales over as many rows as fit, or over the row a chunk
-   at a time. */
-QUANT__NOINLINE void quant__run_short(const quant__plan *p)
-{
-#if QUANT__CHUNK >= 64
-    float sbuf[QUANT__CHUNK];
-#else
-    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
-#endif
-    int32_t zbuf[QUANT__CHUNK];
-    const size_t row = p->channels * p->inner;
-    const size_t zstep = p->n_zps > 1 ? 1 : 0;
-    int32_t z;
-    size_t o, e0;
-    if (row == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
-    if (row <= QUANT__CHUNK) {
-        /* the whole pattern fits: lay out as many rows as fit, with
-           reciprocals for a multiply rounding, once for the whole tensor */
-        const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
-        const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
-        const size_t total = p->outer * row, block = QUANT__BLOCK;
-        size_t rows, period, a = row, b = block;
-        while (b) { const size_t t = a % b; a = b; b = t; }
-        period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
-        if (period <= QUANT__CHUNK) {
-            /* one call walks the pattern over and over */
-            quant__layout(p, 0, period < total ? period : total, row, sbuf, zstep ? zbuf : NULL, recip);
-            quant__kernel(p, 0, total, sbuf, 1, zstep ? zbuf : &z, zstep, period, f);
-            return;
-        }
-        rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
-        quant__layout(p, 0, rows * row, row, sbuf, zstep ? zbuf : NULL, recip);
-        for (o = 0; o < p->outer; o += rows)
-            quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1,
-                          zstep ? zbuf : &z, zstep, 0, f);
-        return;
-    }
-#endif
-    {
-        /* on the last axis the scales, and s32 zero points, are read in
-           place, a whole row per call; reciprocals are not laid out here,
-           as that would take the rows chunk by chunk, across memory */
-        const int direct = p->inner == 1;
-        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
-        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
-        for (e0 = 0; e0 < row; e0 += step) {
-            const size_t len = row - e0 < step ? row - e0 : step;
-            const float *sc = direct ? p->scales + e0 : sbuf;
-            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
-            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
-            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags);
-        }
-    }
-}
-
-QUANT__NOINLINE void quant__run(const quant__plan *p)
-{
-    const size_t C = p->channels, inner = p->inner;
-    int32_t z;
-    size_t o, c;
-    if (C == 0 || inner == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-    if (p->n_scales <= 1 && p->n_zps <= 1) {
-        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
-    } else {
-        /* long runs of one scale: a call each */
-        for (o = 0; o < p->outer; ++o)
-            for (c = 0; c < C; ++c) {
-                if (p->n_zps > 1) z = quant__zp_at(p, c);
-                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
-                              0, p->flags);
-            }
-    }
-}
-
-/* Shared by all four operations: static and dynamic ops differ only in
-   where scales and zero points come from (attrs lists, or tensors). */
-QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
-                                            const quant_attrs *attrs, int quantize, int dynamic,
-                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
-    const quant_attrs *a = attrs ? attrs : &defaults;
-    size_t n, n_sc, n_zp, sbytes, dbytes;
-    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
-    quant_status st;
-
-    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
-    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
-    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
-
-    /* scales */
-    if (dynamic) {
-        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
-        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_SCALES;
-        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
-        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
-        plan->scales = (const float *)scales_t->data;
-    } else {
-        n_sc = a->n_scales;
-        plan->scales = a->scales;
-    }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
-    plan->n_scales = n_sc;
-    if ((st = quant__check_scale_values(plan->scales, n_sc)) != QUANT_OK) return st;
-
-    /* zero points */
-    plan->zps = NULL;
-    plan->zp_kind = QUANT__ZP_NONE;
-    plan->n_zps = 0;
-    if (dynamic && zps_t != NULL) {
-        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
-        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
-        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
-        else return QUANT_ERR_ZPS;
-        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_ZPS;
-        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
-        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
-        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
-        plan->zps = zps_t->data;
-        plan->n_zps = n_zp;
-    } else if (!dynamic && a->zps != NULL) {
-        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
-        plan->zps = a->zps;
-        plan->zp_kind = QUANT__ZP_I64;
-        plan->n_zps = a->n_zps;
-    }
-    if ((st = quant__check_zp_values(plan)) != QUANT_OK) return st;
-
-    /* memory: dst must not overlap what the op still has to read */
-    sbytes = n * quant__dtype_size(src->dtype);
-    dbytes = n * quant__dtype_size(dst->dtype);
-    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (quant__overlap(plan->scales, n_sc * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * (plan->zp_kind == QUANT__ZP_I64 ? 8u :
-                                                  plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u),
-                                dst->data, dbytes))
-        return QUANT_ERR_OVERLAP;
-
-    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
-    return QUANT_OK;
-}
-
-/* Validation runs in its own frame, gone before the kernels run: the
-   deepest call chain stays within a firmware stack budget. */
-QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
-                                      const quant_attrs *attrs, int quantize, int dynamic,
-                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    quant__plan p;
-    const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
-    if (st != QUANT_OK) return st;
-    if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
-    /* siblings, not nested, to keep the deepest stack shallow */
-    if ((p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN) quant__run_short(&p);
-    else quant__run(&p);
-    return QUANT_OK;
-}
-
-/* ======================================================================== */
-/*  >>api  Public functions                                                 */
-/* ======================================================================== */
-
-QUANT__DEF quant_attrs quant_attrs_default(void)
-{
-    quant_attrs a;
-    a.qtype = QUANT_PER_TENSOR;
-    a.axis = 1;
-    a.scales = NULL;
-    a.n_scales = 0;
-    a.zps = NULL;
-    a.n_zps = 0;
-    a.rounding = QUANT_ROUND_EXACT;
-    a.f8_overflow = QUANT_F8_SATURATE;
-    return a;
-}
-
-QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
-                                       const quant_attrs *attrs)
-{
-    if (attrs == NULL) return QUANT_ERR_NULL;
-    return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
-}
-
-QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
-                                         const quant_attrs *attrs)
-{
-    if (attrs == NULL) return QUANT_ERR_NULL;
-    return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
-}
-
-QUANT__DEF quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
-                                               const quant_tensor *zps, quant_tensor *dst,
-                                               const quant_attrs *attrs)
-{
-    return quant__op(src, dst, attrs, 1, 1, scales, zps);
-}
-
-QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
-                                                 const quant_tensor *zps, quant_tensor *dst,
-                                                 const quant_attrs *attrs)
-{
-    return quant__op(src, dst, attrs, 0, 1, scales, zps);
-}
-
-QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return; /* src and dst may be NULL: not even NULL + 0 */
-    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
-}
-
-QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
-}
-
-QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
-}
-
-QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
-{
-    if (n == 0) return;
-    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
-}
-
-#ifndef QUANT_NO_F8
-QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
-}
-
-QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
-}
-
-QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
-}
-
-QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
-{
-    if (n == 0) return;
-    quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
-}
-#endif
-
-QUANT__DEF const char *quant_status_str(quant_status s)
-{
-    switch (s) {
-    case QUANT_OK:              return "ok";
-    case QUANT_ERR_NULL:        return "a required pointer is NULL";
-    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination for this operation";
-    case QUANT_ERR_RANK:        return "a rank is outside 0..QUANT_MAX_RANK";
-    case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
-    case QUANT_ERR_QTYPE:       return "unknown qtype value";
-    case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
-    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
-    case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
-    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
-    case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
-    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
-    case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
-    case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
-    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
-    }
-    return "unknown status";
-}
-
-static const char *const quant__dtype_names[] = {
-    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
-};
-
-QUANT__DEF const char *quant_dtype_name(quant_dtype t)
-{
-    if ((unsigned)t < sizeof quant__dtype_names / sizeof quant__dtype_names[0])
-        return quant__dtype_names[t];
-    return "undef";
-}
-
-QUANT__PRIVATE int quant__streq(const char *a, const char *b)
-{
-    while (*a && *a == *b) { ++a; ++b; }
-    return *a == *b;
-}
-
-QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out)
-{
-    int i;
-    if (name == NULL || out == NULL) return QUANT_ERR_NULL;
-    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
-        if (quant__streq(name, quant__dtype_names[i])) {
-            *out = (quant_dtype)i;
-            return QUANT_OK;
-        }
-    return QUANT_ERR_PARSE;
-}
-
-/* Decimal int64 with an optional sign; nothing else, no overflow. */
-QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
-{
-    uint64_t v = 0;
-    const uint64_t limit_pos = (uint64_t)INT64_MAX, limit_neg = (uint64_t)INT64_MAX + 1u;
-    int neg = 0;
-    if (*s == '+' || *s == '-') neg = *s++ == '-';
-    if (*s == '\0') return QUANT_ERR_PARSE;
-    for (; *s; ++s) {
-        const unsigned d = (unsigned)(*s - '0');
-        if (d > 9) return QUANT_ERR_PARSE;
-        /* v * 10 + d <= limit, with the divisions done by the compiler */
-        if (neg ? (v > limit_neg / 10 || (v == limit_neg / 10 && d > limit_neg % 10))
-                : (v > limit_pos / 10 || (v == limit_pos / 10 && d > limit_pos % 10)))
-            return QUANT_ERR_PARSE;
-        v = v * 10 + d;
-    }
-    *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
-{
-    int i;
-    for (i = 0; i < n; ++i)
-        if (quant__streq(value, names[i])) { *out = i; return QUANT_OK; }
-    return QUANT_ERR_PARSE;
-}
-
-QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
-{
-    static const char *const qtypes[] = { "per_tensor", "per_channel" };
-    static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
-    static const char *const overflows[] = { "saturate", "inf_nan" };
-    quant_status st;
-    int k = 0;
-    if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
-    if (quant__streq(name, "axis")) {
-        int64_t v = 0;
-        if ((st = quant__parse_i64(value, &v)) == QUANT_OK) a->axis = v;
-        return st;
-    }
-    if (quant__streq(name, "qtype")) {
-        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
-        return st;
-    }
-    if (quant__streq(name, "rounding")) {
-        if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
-        return st;
-    }
-    if (quant__streq(name, "f8_overflow")) {
-        if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
-            a->f8_overflow = (quant_f8_overflow)k;
-        return st;
-    }
-    return QUANT_ERR_ATTR;
-}
-
-QUANT__DEF const char *quant_backend(void)
-{
-#if QUANT__DISPATCH
-    return quant__x86_level() == QUANT__L_SSE2 ? "sse2" : quant__x86_level() == QUANT__L_AVX2 ? "avx2" : "avx512";
-#elif QUANT_SIMD == QUANT_SIMD_SSE2
-    return "sse2";
-#elif QUANT_SIMD == QUANT_SIMD_AVX2
-    return "avx2";
-#elif QUANT_SIMD == QUANT_SIMD_AVX512
-    return "avx512";
-#elif QUANT_SIMD == QUANT_SIMD_NEON
-    return "neon";
-#else
-    return "scalar";
-#endif
-}
+#undef QUANT__PART
+#define QUANT__PART 3 /* what the op layer calls: the dispatch of each family */
+#include "quant.h"
+#undef QUANT__PART
+#define QUANT__PART 4 /* validation, the op layer, the public functions */
+#include "quant.h"
+#undef QUANT__PART
 
 #ifdef __cplusplus
 }
@@ -1580,25 +621,36 @@ QUANT__DEF const char *quant_backend(void)
 
 #endif /* QUANT_IMPLEMENTATION */
 
-#else /* QUANT__PASS */
+#else /* QUANT__PART */
 
 /* ======================================================================== */
-/*  >>simd  One backend's primitives and the kernels written over them      */
+/*  >>parts  How the rest of this file is compiled                          */
 /*                                                                          */
-/*  This part is compiled once per backend: the implementation includes    */
-/*  this file again with QUANT__PASS naming the backend (and, for the       */
-/*  AVX-512 pass with VBMI, QUANT__PASS_VBMI 1). Every name it defines gets */
-/*  the backend's suffix (quant__ldf is quant__ldf_avx2 in the AVX2 pass),  */
-/*  so the passes live side by side in one translation unit; under runtime  */
-/*  dispatch each pass is compiled for its own instruction set with the     */
-/*  compiler's target pragmas.                                              */
+/*  The implementation includes this file from itself four times over,     */
+/*  with QUANT__PART set:                                                   */
+/*    1  the scalar kernels, which define the arithmetic;                   */
+/*    2  the vector kernels, once per backend (QUANT__PASS names it, and    */
+/*       QUANT__PASS_VBMI 1 marks the AVX-512 pass with VBMI): every name   */
+/*       they define gets the backend's suffix (quant__ldf is               */
+/*       quant__ldf_avx2 in the AVX2 pass), so the passes live side by side */
+/*       in one translation unit; under runtime dispatch each is compiled   */
+/*       for its own instruction set with the compiler's target pragmas;    */
+/*    3  for each kernel family, the name the op layer calls: the x86       */
+/*       dispatcher, the one compiled backend, or the scalar kernel;        */
+/*    4  validation, the op layer and the public functions.                 */
+/*  Each kernel family (>>unit) keeps its parts 1, 2 and 3 together.        */
+/* ======================================================================== */
+
+#if QUANT__PART == 2
+/* ======================================================================== */
+/*  >>prims  One backend's primitives                                       */
 /*                                                                          */
 /*  Each backend defines the same small set of primitives over a float      */
 /*  vector quant__vf, an int32 vector quant__vi and a lane mask quant__vm;  */
-/*  the kernels below are written once over those primitives. A kernel     */
-/*  handles whole vectors and hands the tail, and any rare case it does     */
-/*  not take (a zero point beyond QUANT__ZP_FAST; on 32-bit ARM a scale     */
-/*  small enough to meet NEON's flush-to-zero), to its scalar twin.         */
+/*  the kernels are written once over those primitives. A kernel handles    */
+/*  whole vectors and hands the tail, and any rare case it does not take    */
+/*  (a zero point beyond QUANT__ZP_FAST; on 32-bit ARM a scale small        */
+/*  enough to meet NEON's flush-to-zero), to its scalar twin.               */
 /*                                                                          */
 /*  Float to int conversions assume the default rounding mode (round to     */
 /*  nearest even) in MXCSR or FPCR; 32-bit NEON has no such conversion and  */
@@ -1674,6 +726,15 @@ QUANT__DEF const char *quant_backend(void)
 #define quant__vi QUANT__SFX(quant__vi)
 #define quant__vm QUANT__SFX(quant__vm)
 #define quant__zero_nan QUANT__SFX(quant__zero_nan)
+#define quant__run_rows QUANT__SFX(quant__run_rows)
+#define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
+#define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
+#define quant__v_f32_to_i8_x4 QUANT__SFX(quant__v_f32_to_i8_x4)
+#define quant__exec QUANT__SFX(quant__exec)
+#define quant__kernel QUANT__SFX(quant__kernel)
+#define quant__layout QUANT__SFX(quant__layout)
+#define quant__run QUANT__SFX(quant__run)
+#define quant__run_short QUANT__SFX(quant__run_short)
 
 #if QUANT__DISPATCH /* each pass for its own instruction set */
 #  if defined(__clang__)
@@ -1903,89 +964,6 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 }
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm512_stream_ps(p, v); }
 #define QUANT__SCALES_OK(s) 1
-
-#if QUANT__PASS_VBMI && !defined(QUANT_NO_F8)
-/* With VBMI, f8 decode is a lookup, 64 codes at a time. Every f8 value
-   fits in the high half of an f32 (a bf16), so two byte permutes over 128
-   magnitudes give its two bytes, the code's sign joins the top one, and
-   unpacking with zeros below makes the f32s. NaN codes give the quiet NaN
-   0x7FC00000 with the code's sign, as quant__f8_dec does; multiplying by
-   the scale keeps it. The tables are quant__f8_dec's values; test_backend
-   compares this path with the scalar one on all 256 codes. */
-#define QUANT__F8_DEC64 1
-static const unsigned char quant__f8_bytes[2][2][128] = {
-    { /* e4m3: high bytes, then the bytes below them */
-      {
-       0x00, 0x3B, 0x3B, 0x3B, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C,
-       0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
-       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E,
-       0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
-       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
-       0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
-       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42,
-       0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x7F },
-      {
-       0x00, 0x00, 0x80, 0xC0, 0x00, 0x20, 0x40, 0x60, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
-       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xC0 } },
-    { /* e5m2: high bytes, then the bytes below them */
-      {
-       0x00, 0x37, 0x38, 0x38, 0x38, 0x38, 0x38, 0x38, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39,
-       0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B,
-       0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
-       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
-       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
-       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43,
-       0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45,
-       0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x47, 0x47, 0x47, 0x47, 0x7F, 0x7F, 0x7F, 0x7F },
-      {
-       0x00, 0x80, 0x00, 0x40, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
-       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xC0, 0xC0, 0xC0 } },
-};
-typedef struct quant__f8tab { __m512i hi0, hi1, lo0, lo1, order, sign; } quant__f8tab;
-/* byte 16L + 4k + j takes code 16k + 4L + j: after the in-lane unpacks,
-   vector k holds codes 16k .. 16k+15 in order */
-#define QUANT__ORDER(L) 4 * L, 4 * L + 1, 4 * L + 2, 4 * L + 3, 16 + 4 * L, 17 + 4 * L, 18 + 4 * L, 19 + 4 * L, \
-                        32 + 4 * L, 33 + 4 * L, 34 + 4 * L, 35 + 4 * L, 48 + 4 * L, 49 + 4 * L, 50 + 4 * L, 51 + 4 * L
-static const unsigned char quant__f8_order[64] = { QUANT__ORDER(0), QUANT__ORDER(1), QUANT__ORDER(2), QUANT__ORDER(3) };
-#undef QUANT__ORDER
-QUANT__INLINE quant__f8tab quant__dec64_init(int e5)
-{
-    quant__f8tab t;
-    t.hi0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][0]);
-    t.hi1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][0] + 64));
-    t.lo0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][1]);
-    t.lo1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][1] + 64));
-    t.order = _mm512_loadu_si512((const void *)quant__f8_order);
-    t.sign = _mm512_set1_epi8((char)0x80);
-    return t;
-}
-/* the unscaled values of codes p[0..63], 16 to a vector */
-QUANT__INLINE void quant__dec64(const quant__f8tab *t, const uint8_t *p, quant__vf v[4])
-{
-    const __m512i c = _mm512_permutexvar_epi8(t->order, _mm512_loadu_si512((const void *)p));
-    const __m512i lo = _mm512_permutex2var_epi8(t->lo0, c, t->lo1);
-    const __m512i hi = _mm512_ternarylogic_epi32(_mm512_permutex2var_epi8(t->hi0, c, t->hi1), c, t->sign,
-                                                 0xF8); /* hi | (c & sign) */
-    const __m512i w0 = _mm512_unpacklo_epi8(lo, hi), w1 = _mm512_unpackhi_epi8(lo, hi), z = _mm512_setzero_si512();
-    v[0] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w0));
-    v[1] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w0));
-    v[2] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w1));
-    v[3] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w1));
-}
-#endif
-
 #elif QUANT__PASS == QUANT_SIMD_NEON
 #define QUANT__W 4
 typedef float32x4_t quant__vf;
@@ -2099,7 +1077,6 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
 #endif
 
-
 #ifndef QUANT__CVT_NEEDS_RANGE
 #  define QUANT__CVT_NEEDS_RANGE 0 /* converts of out-of-range floats saturate or give INT_MIN */
 #endif
@@ -2116,8 +1093,7 @@ QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
 #  define QUANT__NAN_CHEAP 0
 #endif
 
-/* ---- the kernels, once for every backend ------------------------------- */
-
+/* ---- helpers every vector kernel uses ---------------------------------- */
 
 QUANT__INLINE int quant__v_zp_fast(quant__vi z)
 {
@@ -2155,13 +1131,262 @@ QUANT__INLINE void quant__v_scale_at(const float *scale, size_t i, unsigned f, q
     *s = quant__ldf(scale + i);
     *r = (f & QUANT__F_RECIP_GIVEN) || !(f & QUANT__F_RECIP) ? *s : quant__div(quant__setf(1.0f), *s);
 }
+/* The flags become constants inside each body, so every combination gets
+   a loop with no flag tests in it; QUANT__F_VEC stands for sstep 1. */
+#define QUANT__VEC_IF(sstep) ((sstep) ? QUANT__F_VEC : 0u)
 
+#elif QUANT__PART == 3
+/* name##_x86: the pass for this CPU */
+#  if QUANT__DISPATCH
+#    define QUANT__PICK(name, args)                                          \
+    do {                                                                      \
+        switch (quant__x86_level()) {                                         \
+        case QUANT__L_AVX512VBMI: name##_avx512vbmi args; break;              \
+        case QUANT__L_AVX512: name##_avx512 args; break;                      \
+        case QUANT__L_AVX2: name##_avx2 args; break;                          \
+        default: name##_sse2 args; break;                                     \
+        }                                                                     \
+    } while (0)
+#  endif
+#endif /* QUANT__PART 2, 3 */
 
+/* ---- >>unit scales: validity and reciprocals of scale arrays ----------- */
+#if QUANT__PART == 1
 
+QUANT__PRIVATE void quant__scalar_recip(float *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) s[i] = 1.0f / s[i];
+}
+
+/* A scale is valid when 2^-128 < |s| < Inf: fl(1/s) is infinite exactly
+   for |s| <= 2^-128 (bits 0x00200000; the tests check every float), which
+   takes zero and the smaller subnormals with it. */
+#define QUANT__SCALE_MIN_BITS 0x00200001u
+#define QUANT__SCALE_MAX_BITS 0x7F7FFFFFu
+
+QUANT__PRIVATE int quant__scalar_scales_valid(const float *s, size_t n)
+{
+    uint32_t bad = 0;
+    size_t i;
+    for (i = 0; i < n; ++i)
+        bad |= ((quant__bits(s[i]) & 0x7FFFFFFFu) - QUANT__SCALE_MIN_BITS) >
+               (QUANT__SCALE_MAX_BITS - QUANT__SCALE_MIN_BITS);
+    return !bad;
+}
+
+#elif QUANT__PART == 2
+
+QUANT__PRIVATE int quant__simd_scales_valid(const float *s, size_t n)
+{
+    const quant__vi mag = quant__seti(0x7FFFFFFF);
+    const quant__vi lo = quant__seti((int32_t)QUANT__SCALE_MIN_BITS), hi = quant__seti((int32_t)QUANT__SCALE_MAX_BITS);
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vi a = quant__and(quant__asi(quant__ldf(s + i)), mag);
+        if (quant__any(quant__gt(lo, a)) || quant__any(quant__gt(a, hi))) return 0;
+    }
+    return quant__scalar_scales_valid(s + i, n - i);
+}
+
+/* fl(1/s) in place, a vector at a time */
+QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) quant__stf(s + i, quant__div(quant__setf(1.0f), quant__ldf(s + i)));
+    for (; i < n; ++i) s[i] = 1.0f / s[i];
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE int quant__simd_scales_valid_x86(const float *s, size_t n)
+{
+    int ok;
+    QUANT__PICK(ok = quant__simd_scales_valid, (s, n));
+    return ok;
+}
+QUANT__PRIVATE void quant__simd_recip_x86(float *s, size_t n)
+{
+    QUANT__PICK(quant__simd_recip, (s, n));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__recip        QUANT__BK(quant__simd_recip)
+#  define quant__scales_valid QUANT__BK(quant__simd_scales_valid)
+#else
+#  define quant__recip        quant__scalar_recip
+#  define quant__scales_valid quant__scalar_scales_valid
+#endif
+
+#endif
+
+/* ---- >>unit quantize: f32 -> s8/u8 (f32_to_i8) ------------------------- */
+#if QUANT__PART == 1
+
+/* Round to nearest even for |v| <= 2^31. Adding 2^23 pushes the fraction
+   out of a float's 24-bit significand, and the FPU's own round to nearest
+   even does the rounding; at 2^23 and above every float is an integer. */
+QUANT__INLINE int32_t quant__rne_i32(float v)
+{
+    float a = v < 0.0f ? -v : v;
+    if (a < 8388608.0f) a = (a + 8388608.0f) - 8388608.0f;
+    return (int32_t)(v < 0.0f ? -a : a);
+}
+
+/* One element of integer quantize, as the doc block's table defines it. */
+QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigned f)
+{
+    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128;
+    const int32_t hi = (f & QUANT__F_U8) ? 255 : 127;
+    float v;
+    if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
+    else v = x / s;
+    if (v != v) v = 0.0f;              /* NaN quantizes like zero: sat(z) */
+    if (f & QUANT__F_ZP_BEFORE) {
+        v = v + (float)z;
+        /* clamping before rounding is exact: lo and hi are integers */
+        if (v < (float)lo) v = (float)lo;
+        if (v > (float)hi) v = (float)hi;
+        return quant__rne_i32(v);
+    } else {
+        /* rne(v) + z, saturated, in 32-bit steps. From 2^32 on the sum
+           saturates for every int32 z. Between 2^31 and 2^32, |v| = 2^31 + w
+           with w an even integer, and only a z of the other sign can bring
+           the sum back; then zf, z with its top bit flipped, is z + 2^31
+           (z < 0) or z - 2^31 (z >= 0), and the sum is w + zf or zf - w. */
+        int32_t t;
+        if (v <= -4294967296.0f) return lo;
+        if (v >= 4294967296.0f) return hi;
+        if (v >= 2147483648.0f || v <= -2147483648.0f) {
+            const int up = v > 0.0f;
+            const int32_t w = (int32_t)((up ? v : -v) - 2147483648.0f);
+            const int32_t zf = (int32_t)((uint32_t)z ^ 0x80000000u);
+            if (up) return z >= 0 || w > hi - zf ? hi : w + zf;
+            return z < 0 || w > zf - lo ? lo : zf - w;
+        }
+        t = quant__rne_i32(v);
+        {
+            /* the sum in 32 bits, overflow told by the signs */
+            const int32_t sum = (int32_t)((uint32_t)t + (uint32_t)z);
+            if ((t >= 0) == (z >= 0) && (sum >= 0) != (t >= 0)) return t >= 0 ? hi : lo;
+            return sum < lo ? lo : sum > hi ? hi : sum;
+        }
+    }
+}
+
+/* The scale and the reciprocal a multiply rounding uses, from one entry of
+   a scale array (which holds fl(1/s) itself under QUANT__F_RECIP_GIVEN). */
+QUANT__INLINE void quant__scale_pair(const float *scale, unsigned f, float *s, float *r)
+{
+    *s = scale[0];
+    if (f & QUANT__F_RECIP) *r = (f & QUANT__F_RECIP_GIVEN) ? scale[0] : 1.0f / scale[0];
+}
+
+/* The four kernel shapes. scale (and zp) advance by sstep (zstep) per
+   element: 0 for one scale, 1 for a vector of scales (per channel, last
+   axis). Every backend has these four with these signatures. */
+QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size_t n,
+                                            const float *scale, size_t sstep,
+                                            const int32_t *zp, size_t zstep, unsigned f)
+{
+    size_t i;
+    float s = 0.0f, r = 0.0f;
+    for (i = 0; i < n; ++i) {
+        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
+        dst[i] = (uint8_t)quant__q_int(src[i], s, r, zp[i * zstep], f);
+    }
+}
+
+#elif QUANT__PART == 2
+
+/* The four-vector loop of one zero point within QUANT__ZP_PACK, from
+   element i (pattern position *so) on; returns where it stopped. It clamps
+   only from above in float: below, the conversion's INT_MIN and the
+   saturating packs give lo just as the clamp would, and z is added in 16
+   bits with saturation, which cannot carry a sum below lo back into range
+   while |z| <= QUANT__ZP_PACK. */
+QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                           const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
+                                           quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
+                                           const unsigned f)
+{
+    const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const int32_t z16 = before ? 0 : zp[0];
+    size_t i = 0, so = 0;
+    quant__vf s, r;
+    if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
+        i = so = quant__head(dst, 4 * QUANT__W, n);
+        quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
+    } else if (!(f & QUANT__F_VEC) && n >= 16384) {
+        /* Past L1 (measured: split loads cost ~5-10% from L2 on, nothing
+           while in L1), one vector where src starts, then on from where
+           its loads are aligned; the few elements in between are computed
+           twice, to the same bytes. */
+        const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
+        if (head) {
+            quant__st8(dst, quant__v_q_int(quant__ldf(src), s1, r1, zf, quant__seti(zp[0]), vlo, vhi, f), sgn);
+            i = so = head;
+        }
+    }
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
+        quant__vf v[4];
+        quant__vi q[4];
+        int k, ok = 1, nan = QUANT__NAN_CHEAP;
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            const size_t j = i + (size_t)k * QUANT__W;
+            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
+            ok &= QUANT__SCALES_OK(s);
+            v[k] = quant__v_quotient(quant__ldf(src + j), s, r, f);
+        }
+        if (!QUANT__NAN_CHEAP) nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            quant__vf w = nan ? quant__zero_nan(v[k]) : v[k];
+            w = quant__min(before ? quant__add(w, zf) : w, vhi);
+#if QUANT__CVT_NEEDS_RANGE
+            w = quant__max(w, vlo);
+#endif
+            q[k] = quant__cvt(w);
+        }
+        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn, (f & QUANT__F_STREAM) != 0);
+        else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
+    }
+    *so_io = so;
+    return i;
+}
+
+/* A vector at a time with a zero point per element (a vector of scales). */
+QUANT__INLINE size_t quant__v_f32_to_i8_zvec(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                             const int32_t *zp, size_t zstep, size_t per, size_t *so_io,
+                                             const unsigned f)
+{
+    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128, hi = (f & QUANT__F_U8) ? 255 : 127;
+    const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
+    const quant__vf none = quant__setf(0.0f); /* VEC: the row's own scale is not used */
+    size_t i = 0, so = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
+        const quant__vi z = zstep ? quant__ldi(zp + so) : quant__seti(zp[0]);
+        quant__vf s, r;
+        quant__v_scale_at(scale, so, f, none, none, &s, &r);
+        if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
+            quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + so, 1, zp + so * zstep, zstep, f);
+            continue;
+        }
+        quant__st8(dst + i,
+                   quant__v_q_int(quant__ldf(src + i), s, r, quant__i2f(z), z,
+                                  before ? quant__setf((float)lo) : quant__i2f(quant__subi(quant__seti(lo), z)),
+                                  before ? quant__setf((float)hi) : quant__i2f(quant__subi(quant__seti(hi), z)), f),
+                   sgn);
+    }
+    *so_io = so;
+    return i;
+}
 
 /* One body for one scale and for a vector of scales (QUANT__F_VEC, a
-   constant here), with one zero point; per-element zero points take the
-   plainer loop at the end. */
+   constant here), with one zero point, or (VEC only) one per element. */
 QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_t n,
                                            const float *scale, const int32_t *zp, size_t zstep,
                                            size_t period, const unsigned f)
@@ -2179,52 +1404,8 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
         const quant__vf vlo = quant__setf((float)(before ? lo : lo - z1));
         const quant__vf vhi = quant__setf((float)(before ? hi : hi - z1));
         quant__vf s, r;
-        if (z1 >= -QUANT__ZP_PACK && z1 <= QUANT__ZP_PACK) {
-            /* Four vectors at a time, clamped only from above in float:
-               below, the conversion's INT_MIN and the saturating packs
-               give lo just as the clamp would, and z is added in 16 bits
-               with saturation, which cannot carry a sum below lo back into
-               range while |z| <= QUANT__ZP_PACK. */
-            const int32_t z16 = before ? 0 : z1;
-            if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
-                i = so = quant__head(dst, 4 * QUANT__W, n);
-                quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
-            } else if (!(f & QUANT__F_VEC) && n >= 16384) {
-                /* Past L1 (measured: split loads cost ~5-10% from L2 on,
-                   nothing while in L1), one vector where src starts, then
-                   on from where its loads are aligned; the few elements in
-                   between are computed twice, to the same bytes. */
-                const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
-                if (head) {
-                    quant__st8(dst, quant__v_q_int(quant__ldf(src), s1, r1, zf, z, vlo, vhi, f), sgn);
-                    i = so = head;
-                }
-            }
-            for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
-                quant__vf v[4];
-                quant__vi q[4];
-                int k, ok = 1, nan = QUANT__NAN_CHEAP;
-                QUANT__UNROLL4
-                for (k = 0; k < 4; ++k) {
-                    const size_t j = i + (size_t)k * QUANT__W;
-                    quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
-                    ok &= QUANT__SCALES_OK(s);
-                    v[k] = quant__v_quotient(quant__ldf(src + j), s, r, f);
-                }
-                if (!QUANT__NAN_CHEAP) nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
-                QUANT__UNROLL4
-                for (k = 0; k < 4; ++k) {
-                    quant__vf w = nan ? quant__zero_nan(v[k]) : v[k];
-                    w = quant__min(before ? quant__add(w, zf) : w, vhi);
-#if QUANT__CVT_NEEDS_RANGE
-                    w = quant__max(w, vlo);
-#endif
-                    q[k] = quant__cvt(w);
-                }
-                if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn, (f & QUANT__F_STREAM) != 0);
-                else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
-            }
-        }
+        if (z1 >= -QUANT__ZP_PACK && z1 <= QUANT__ZP_PACK)
+            i = quant__v_f32_to_i8_x4(src, dst, n, scale, zp, per, &so, s1, r1, zf, vlo, vhi, f);
         for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
             quant__v_scale_at(scale, so, f, s1, r1, &s, &r);
             if (QUANT__SCALES_OK(s))
@@ -2233,23 +1414,134 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
                 quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, zp, 0, f);
         }
     } else if (f & QUANT__F_VEC) {
-        for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
-            const quant__vi z = zstep ? quant__ldi(zp + so) : quant__seti(zp[0]);
-            const quant__vf none = quant__setf(0.0f); /* VEC: the row's own scale is not used */
-            quant__vf s, r;
-            quant__v_scale_at(scale, so, f, none, none, &s, &r);
-            if (!quant__v_zp_fast(z) || !QUANT__SCALES_OK(s)) {
-                quant__scalar_f32_to_i8(src + i, dst + i, QUANT__W, scale + so, 1, zp + so * zstep, zstep, f);
-                continue;
-            }
-            quant__st8(dst + i,
-                       quant__v_q_int(quant__ldf(src + i), s, r, quant__i2f(z), z,
-                                      before ? quant__setf((float)lo) : quant__i2f(quant__subi(quant__seti(lo), z)),
-                                      before ? quant__setf((float)hi) : quant__i2f(quant__subi(quant__seti(hi), z)), f),
-                       sgn);
-        }
+        i = quant__v_f32_to_i8_zvec(src, dst, n, scale, zp, zstep, per, &so, f);
     }
     quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
+}
+
+QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
+                                          const float *scale, size_t sstep,
+                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
+{
+    const unsigned given = f & QUANT__F_RECIP_GIVEN;
+    const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
+#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
+    switch ((f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) | QUANT__VEC_IF(sstep)) {
+#define QUANT__CASES2(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_U8)
+#define QUANT__CASES(v) QUANT__CASES2(v) QUANT__CASES2((v) | QUANT__F_RECIP) \
+                        QUANT__CASES2((v) | QUANT__F_ZP_BEFORE) QUANT__CASES2((v) | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
+#undef QUANT__CASES
+#undef QUANT__CASES2
+    }
+#undef QUANT__CASE
+    if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_f32_to_i8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
+                                              unsigned f)
+{
+    QUANT__PICK(quant__simd_f32_to_i8, (src, dst, n, scale, sstep, zp, zstep, period, f));
+}
+#endif
+#if QUANT__SIMD_ANY
+/* `per` is a scale pattern's period (0: none) */
+#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_f32_to_i8)(x, q, n, s, ss, z, zs, per, f)
+#else
+/* scalar builds never lay out a scale pattern: `per` is always 0 */
+#  define quant__f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
+#endif
+
+#endif
+
+/* ---- >>unit dequantize: s8/u8/s32 -> f32 (i8_to_f32, i32_to_f32) ------- */
+#if QUANT__PART == 1
+
+QUANT__INLINE float quant__dq_int(int32_t q, float s, int32_t z)
+{
+    /* |q - z| < 2^32 for any two int32s, so its magnitude is exact in
+       uint32 arithmetic, and the conversion of that magnitude rounds to
+       nearest even as the sign-magnitude float format wants. No 64-bit
+       integer: on firmware that would pull in a soft-float helper. */
+    const int neg = q < z;
+    const uint32_t mag = neg ? (uint32_t)z - (uint32_t)q : (uint32_t)q - (uint32_t)z;
+    const float d = (float)mag;
+    return (neg ? -d : d) * s;
+}
+
+QUANT__PRIVATE void quant__scalar_i8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                            const float *scale, size_t sstep,
+                                            const int32_t *zp, size_t zstep, unsigned f)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const int32_t q = (f & QUANT__F_U8) ? (int32_t)src[i] : (int32_t)(int8_t)src[i];
+        dst[i] = quant__dq_int(q, scale[i * sstep], zp[i * zstep]);
+    }
+}
+
+/* s32 dequantize (bias tensors, ONNX DequantizeLinear on int32) */
+QUANT__PRIVATE void quant__scalar_i32_to_f32(const int32_t *src, float *dst, size_t n,
+                                             const float *scale, size_t sstep,
+                                             const int32_t *zp, size_t zstep)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = quant__dq_int(src[i], scale[i * sstep], zp[i * zstep]);
+}
+
+#elif QUANT__PART == 2
+
+/* The four-vector loop of one zero point within QUANT__ZP_FAST from the
+   start; returns where it stopped (*so: the pattern position there). */
+QUANT__INLINE size_t quant__v_i8_to_f32_x4(const uint8_t *src, float *dst, size_t n, const float *scale,
+                                           const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
+                                           const unsigned f)
+{
+    const int sgn = !(f & QUANT__F_U8);
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const quant__vi z = quant__seti(zp[0]);
+    size_t i = 0, so = 0;
+    quant__vf unused;
+    const int nt = (f & QUANT__F_STREAM) != 0;
+    if (nt) {
+        i = so = quant__head(dst, 4 * QUANT__W, n * 4) / 4;
+        quant__scalar_i8_to_f32(src, dst, i, scale, 0, zp, 0, f);
+    } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
+        /* one vector where dst starts, then on from where its stores
+           are aligned (twice-computed elements get the same bits) */
+        const size_t head = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W) / 4;
+        if (head) {
+            quant__stf(dst, quant__mul(quant__i2f(quant__subi(quant__ld8(src, sgn), z)), s1));
+            i = so = head;
+        }
+    }
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
+        quant__vf v[4], sv[4];
+        int k, ok = 1;
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            const size_t j = i + (size_t)k * QUANT__W;
+            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, s1, &sv[k], &unused);
+            ok &= QUANT__SCALES_OK(sv[k]);
+            v[k] = quant__i2f(quant__subi(quant__ld8(src + j, sgn), z));
+        }
+        if (!ok) {
+            quant__scalar_i8_to_f32(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
+            continue;
+        }
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            float *const y = dst + i + (size_t)k * QUANT__W;
+            if (nt) quant__stf_nt(y, quant__mul(v[k], sv[k]));
+            else quant__stf(y, quant__mul(v[k], sv[k]));
+        }
+    }
+    *so_io = so;
+    return i;
 }
 
 QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_t n,
@@ -2264,40 +1556,7 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
     quant__vf s, unused;
     if (zstep == 0 && quant__zp_fast(zp[0]) && ((f & QUANT__F_VEC) || QUANT__SCALES_OK(s1))) {
         const quant__vi z = quant__seti(zp[0]);
-        const int nt = (f & QUANT__F_STREAM) != 0;
-        if (nt) {
-            i = so = quant__head(dst, 4 * QUANT__W, n * 4) / 4;
-            quant__scalar_i8_to_f32(src, dst, i, scale, 0, zp, 0, f);
-        } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
-            /* one vector where dst starts, then on from where its stores
-               are aligned (twice-computed elements get the same bits) */
-            const size_t head = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W) / 4;
-            if (head) {
-                quant__stf(dst, quant__mul(quant__i2f(quant__subi(quant__ld8(src, sgn), z)), s1));
-                i = so = head;
-            }
-        }
-        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
-            quant__vf v[4], sv[4];
-            int k, ok = 1;
-            QUANT__UNROLL4
-            for (k = 0; k < 4; ++k) {
-                const size_t j = i + (size_t)k * QUANT__W;
-                quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, s1, &sv[k], &unused);
-                ok &= QUANT__SCALES_OK(sv[k]);
-                v[k] = quant__i2f(quant__subi(quant__ld8(src + j, sgn), z));
-            }
-            if (!ok) {
-                quant__scalar_i8_to_f32(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
-                continue;
-            }
-            QUANT__UNROLL4
-            for (k = 0; k < 4; ++k) {
-                float *const y = dst + i + (size_t)k * QUANT__W;
-                if (nt) quant__stf_nt(y, quant__mul(v[k], sv[k]));
-                else quant__stf(y, quant__mul(v[k], sv[k]));
-            }
-        }
+        i = quant__v_i8_to_f32_x4(src, dst, n, scale, zp, per, &so, s1, f);
         for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
             quant__v_scale_at(scale, so, f, s1, s1, &s, &unused);
             if (QUANT__SCALES_OK(s))
@@ -2349,7 +1608,152 @@ QUANT__INLINE void quant__v_i32_to_f32_body(const int32_t *src, float *dst, size
     quant__scalar_i32_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep);
 }
 
+QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                          const float *scale, size_t sstep,
+                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
+{
+    const unsigned nt = QUANT__STREAM_FLAG(n, 4u, sstep);
+#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, (k) | nt); break;
+    switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
+    }
+#undef QUANT__CASE
+    if (nt) quant__sfence();
+}
+
+QUANT__PRIVATE void quant__simd_i32_to_f32(const int32_t *src, float *dst, size_t n,
+                                           const float *scale, size_t sstep,
+                                           const int32_t *zp, size_t zstep, size_t period)
+{
+    if (sstep) quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, QUANT__F_VEC);
+    else quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, 0);
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_i8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
+                                              size_t sstep, const int32_t *zp, size_t zstep, size_t period,
+                                              unsigned f)
+{
+    QUANT__PICK(quant__simd_i8_to_f32, (src, dst, n, scale, sstep, zp, zstep, period, f));
+}
+QUANT__PRIVATE void quant__simd_i32_to_f32_x86(const int32_t *src, float *dst, size_t n, const float *scale,
+                                               size_t sstep, const int32_t *zp, size_t zstep, size_t period)
+{
+    QUANT__PICK(quant__simd_i32_to_f32, (src, dst, n, scale, sstep, zp, zstep, period));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) QUANT__BK(quant__simd_i8_to_f32)(q, y, n, s, ss, z, zs, per, f)
+#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) QUANT__BK(quant__simd_i32_to_f32)(q, y, n, s, ss, z, zs, per)
+#else
+#  define quant__i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
+#endif
+
+#endif
+
+/* ---- >>unit f8_encode: f32 -> f8_e4m3/f8_e5m2 (f32_to_f8) -------------- */
 #ifndef QUANT_NO_F8
+#if QUANT__PART == 1
+
+/* The two f8 formats differ only in these constants. */
+typedef struct quant__f8fmt {
+    unsigned shift;      /* 23 - mantissa bits */
+    uint32_t rebias;     /* (127 - bias) << 23 */
+    uint32_t min_normal; /* bits of the smallest normal */
+    uint32_t magic;      /* bits of a float whose ulp is the smallest subnormal */
+    uint32_t overflow;   /* |v| bits above which (e4m3) or from which (e5m2) v overflows */
+    uint8_t  max_code, inf_code;
+} quant__f8fmt;
+
+QUANT__INLINE quant__f8fmt quant__f8_format(unsigned f)
+{
+    quant__f8fmt m;
+    if (f & QUANT__F_E5M2) {
+        /* 61440 lies halfway between 57344 and 65536 and ties up: overflow */
+        m.shift = 21; m.rebias = 112u << 23; m.min_normal = 113u << 23;
+        m.magic = 134u << 23; m.overflow = 0x476FFFFFu; /* just below 61440 */
+        m.max_code = 0x7B; m.inf_code = 0x7C;
+    } else {
+        /* 464 lies halfway between 448 and 480 and ties down to 448 */
+        m.shift = 20; m.rebias = 120u << 23; m.min_normal = 121u << 23;
+        m.magic = 141u << 23; m.overflow = 0x43E80000u; /* 464 */
+        m.max_code = 0x7E; m.inf_code = 0x7F;
+    }
+    return m;
+}
+
+/* |v| rounded to the nearest even f16 value, as a float: adding
+   c = max(2^e, 2^-14) * 2^13 for |v| in binade 2^e pushes all but f16's
+   11 significant bits (or, below f16's normal range, all below its
+   subnormal step 2^-24) out of the sum, and the FPU rounds them off;
+   subtracting c again is exact. A sum of 2^16 or more is f16's
+   overflow: the caller treats it as infinite. Infinities and NaN pass.
+   Not inlined: the oneDNN route is rare, and inlined it would deepen the
+   f8 kernel's frame on firmware. */
+QUANT__INLINE float quant__f16_round_abs(float v)
+{
+    const uint32_t a = quant__bits(v) & 0x7FFFFFFFu, e = a & 0x7F800000u;
+    const float c = quant__float((e > 0x38800000u ? e : 0x38800000u) + (13u << 23));
+    if (a > 0x7F800000u) return quant__float(a);                 /* NaN */
+    if (a >= 0x477FF000u) return quant__float(0x7F800000u);      /* 65520 ties up to 2^16 */
+    return (quant__float(a) + c) - c;
+}
+
+/* The code of a NaN x: 0x7F with x's sign. oneDNN's e5m2 is 0x7E and
+   the one payload bit its f16 route carries down (f32 bit 21). */
+QUANT__INLINE uint8_t quant__f8_nan(float x, unsigned f)
+{
+    const uint32_t xb = quant__bits(x);
+    const uint32_t low = (f & QUANT__F_VIA_F16) && (f & QUANT__F_E5M2) ? 0x7Eu | ((xb >> 21) & 1u) : 0x7Fu;
+    return (uint8_t)(low | ((xb >> 24) & 0x80u));
+}
+
+/* Encode v = x / s (or x * r) to f8; x supplies the sign of a NaN. (The
+   oneDNN route rounds v to f16 before it comes here.) */
+QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
+{
+    const quant__f8fmt m = quant__f8_format(f);
+    const uint32_t u = quant__bits(v), a = u & 0x7FFFFFFFu;
+    const uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
+    uint32_t code;
+    if (a > 0x7F800000u) return quant__f8_nan(x, f);
+    if (a > m.overflow)
+        return (uint8_t)(sign | ((f & QUANT__F_INF_NAN) ? m.inf_code : m.max_code));
+    if (a < m.min_normal) {
+        /* below the normal range the FPU rounds for us: adding a float
+           whose ulp is the f8 subnormal step leaves the rounded count of
+           steps in the low bits */
+        code = quant__bits(quant__float(a) + quant__float(m.magic)) - m.magic;
+    } else {
+        /* rebias the exponent and round the dropped bits to nearest even;
+           a carry out of the mantissa moves into the exponent as it should */
+        const uint32_t odd = (a >> m.shift) & 1u;
+        code = (a - m.rebias + (1u << (m.shift - 1)) - 1u + odd) >> m.shift;
+    }
+    return (uint8_t)(sign | code);
+}
+
+QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size_t n,
+                                            const float *scale, size_t sstep, unsigned f)
+{
+    size_t i;
+    float s = 0.0f, r = 0.0f;
+    for (i = 0; i < n; ++i) {
+        float v;
+        if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
+        if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
+        else v = src[i] / s;
+        if (f & QUANT__F_VIA_F16) /* oneDNN's route: to f16 first, sign kept */
+            v = quant__float(quant__bits(quant__f16_round_abs(v)) | (quant__bits(v) & 0x80000000u));
+        dst[i] = quant__f8_enc(src[i], v, f);
+    }
+}
+
+#elif QUANT__PART == 2
+
 /* quant__f16_round_abs for a vector of magnitudes. They are first held at
    2^16, f16's overflow, which both f8 formats take as overflow too, so
    that c stays finite; a NaN passes the min (see below) and stays NaN.
@@ -2435,6 +1839,153 @@ QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_
     quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
 
+QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
+                                          const float *scale, size_t sstep, size_t period, unsigned f)
+{
+    const unsigned given = f & QUANT__F_RECIP_GIVEN;
+#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, period, (k) | given); break;
+    /* the oneDNN route (VIA_F16) always multiplies by the reciprocal */
+#define QUANT__CASES4(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_E5M2) QUANT__CASE((v) | QUANT__F_INF_NAN) \
+                         QUANT__CASE((v) | QUANT__F_E5M2 | QUANT__F_INF_NAN)
+#define QUANT__CASES(v) QUANT__CASES4(v) QUANT__CASES4((v) | QUANT__F_RECIP) \
+                        QUANT__CASES4((v) | QUANT__F_RECIP | QUANT__F_VIA_F16)
+    switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN | QUANT__F_VIA_F16)) | QUANT__VEC_IF(sstep)) {
+    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
+    }
+#undef QUANT__CASES
+#undef QUANT__CASES4
+#undef QUANT__CASE
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_f32_to_f8_x86(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                              size_t sstep, size_t period, unsigned f)
+{
+    QUANT__PICK(quant__simd_f32_to_f8, (src, dst, n, scale, sstep, period, f));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__f32_to_f8(x, q, n, s, ss, per, f) QUANT__BK(quant__simd_f32_to_f8)(x, q, n, s, ss, per, f)
+#else
+#  define quant__f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
+#endif
+
+#endif
+#endif /* QUANT_NO_F8 */
+
+/* ---- >>unit f8_decode: f8_e4m3/f8_e5m2 -> f32 (f8_to_f32) -------------- */
+#ifndef QUANT_NO_F8
+#if QUANT__PART == 1
+
+/* Decode one f8 code and scale it; NaN codes give the canonical quiet NaN. */
+QUANT__INLINE float quant__f8_dec(uint8_t c, float s, unsigned f)
+{
+    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
+    const int e5 = (f & QUANT__F_E5M2) != 0;
+    const unsigned mbits = e5 ? 2u : 3u;
+    float d;
+    if (e5 ? a > 0x7Cu : a == 0x7Fu) /* oneDNN's f16 route keeps e5m2's low payload bit */
+        return quant__float(sign | 0x7FC00000u | ((f & QUANT__F_VIA_F16) && e5 ? (a & 1u) << 21 : 0u));
+    if (e5 && a == 0x7Cu) d = quant__float(0x7F800000u);
+    else if ((a >> mbits) == 0) /* subnormal: m steps of 2^-9 (e4m3) or 2^-16 (e5m2) */
+        d = (float)(int32_t)a * quant__float(e5 ? (111u << 23) : (118u << 23));
+    else d = quant__float((a << (23 - mbits)) + (e5 ? (112u << 23) : (120u << 23)));
+    return quant__float(quant__bits(d) | sign) * s;
+}
+
+QUANT__PRIVATE void quant__scalar_f8_to_f32(const uint8_t *src, float *dst, size_t n,
+                                            const float *scale, size_t sstep, unsigned f)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = quant__f8_dec(src[i], scale[i * sstep], f);
+}
+
+#elif QUANT__PART == 2
+
+#if QUANT__PASS_VBMI
+/* With VBMI, f8 decode is a lookup, 64 codes at a time. Every f8 value
+   fits in the high half of an f32 (a bf16), so two byte permutes over 128
+   magnitudes give its two bytes, the code's sign joins the top one, and
+   unpacking with zeros below makes the f32s. NaN codes give the quiet NaN
+   0x7FC00000 with the code's sign, as quant__f8_dec does; multiplying by
+   the scale keeps it. The tables are quant__f8_dec's values; test_backend
+   compares this path with the scalar one on all 256 codes. */
+#define QUANT__F8_DEC64 1
+static const unsigned char quant__f8_bytes[2][2][128] = {
+    { /* e4m3: high bytes, then the bytes below them */
+      {
+       0x00, 0x3B, 0x3B, 0x3B, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C,
+       0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
+       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E,
+       0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
+       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
+       0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
+       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42,
+       0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x7F },
+      {
+       0x00, 0x00, 0x80, 0xC0, 0x00, 0x20, 0x40, 0x60, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0,
+       0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xC0 } },
+    { /* e5m2: high bytes, then the bytes below them */
+      {
+       0x00, 0x37, 0x38, 0x38, 0x38, 0x38, 0x38, 0x38, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39, 0x39,
+       0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3A, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B, 0x3B,
+       0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3C, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D, 0x3D,
+       0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3E, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F, 0x3F,
+       0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41,
+       0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43, 0x43,
+       0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45, 0x45,
+       0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x46, 0x47, 0x47, 0x47, 0x47, 0x7F, 0x7F, 0x7F, 0x7F },
+      {
+       0x00, 0x80, 0x00, 0x40, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0,
+       0x00, 0x20, 0x40, 0x60, 0x80, 0xA0, 0xC0, 0xE0, 0x00, 0x20, 0x40, 0x60, 0x80, 0xC0, 0xC0, 0xC0 } },
+};
+typedef struct quant__f8tab { __m512i hi0, hi1, lo0, lo1, order, sign; } quant__f8tab;
+/* byte 16L + 4k + j takes code 16k + 4L + j: after the in-lane unpacks,
+   vector k holds codes 16k .. 16k+15 in order */
+#define QUANT__ORDER(L) 4 * L, 4 * L + 1, 4 * L + 2, 4 * L + 3, 16 + 4 * L, 17 + 4 * L, 18 + 4 * L, 19 + 4 * L, \
+                        32 + 4 * L, 33 + 4 * L, 34 + 4 * L, 35 + 4 * L, 48 + 4 * L, 49 + 4 * L, 50 + 4 * L, 51 + 4 * L
+static const unsigned char quant__f8_order[64] = { QUANT__ORDER(0), QUANT__ORDER(1), QUANT__ORDER(2), QUANT__ORDER(3) };
+#undef QUANT__ORDER
+QUANT__INLINE quant__f8tab quant__dec64_init(int e5)
+{
+    quant__f8tab t;
+    t.hi0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][0]);
+    t.hi1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][0] + 64));
+    t.lo0 = _mm512_loadu_si512((const void *)quant__f8_bytes[e5][1]);
+    t.lo1 = _mm512_loadu_si512((const void *)(quant__f8_bytes[e5][1] + 64));
+    t.order = _mm512_loadu_si512((const void *)quant__f8_order);
+    t.sign = _mm512_set1_epi8((char)0x80);
+    return t;
+}
+/* the unscaled values of codes p[0..63], 16 to a vector */
+QUANT__INLINE void quant__dec64(const quant__f8tab *t, const uint8_t *p, quant__vf v[4])
+{
+    const __m512i c = _mm512_permutexvar_epi8(t->order, _mm512_loadu_si512((const void *)p));
+    const __m512i lo = _mm512_permutex2var_epi8(t->lo0, c, t->lo1);
+    const __m512i hi = _mm512_ternarylogic_epi32(_mm512_permutex2var_epi8(t->hi0, c, t->hi1), c, t->sign,
+                                                 0xF8); /* hi | (c & sign) */
+    const __m512i w0 = _mm512_unpacklo_epi8(lo, hi), w1 = _mm512_unpackhi_epi8(lo, hi), z = _mm512_setzero_si512();
+    v[0] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w0));
+    v[1] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w0));
+    v[2] = _mm512_castsi512_ps(_mm512_unpacklo_epi16(z, w1));
+    v[3] = _mm512_castsi512_ps(_mm512_unpackhi_epi16(z, w1));
+}
+#endif
+
 /* f8 decode of one vector, scaled: the same steps as quant__f8_dec. */
 QUANT__INLINE quant__vf quant__v_f8_dec(quant__vi c, quant__vf s, unsigned f)
 {
@@ -2481,69 +2032,6 @@ QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_
     }
     quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
-#endif /* QUANT_NO_F8 */
-
-/* The flags become constants inside each body, so every combination gets
-   a loop with no flag tests in it; QUANT__F_VEC stands for sstep 1. */
-#define QUANT__VEC_IF(sstep) ((sstep) ? QUANT__F_VEC : 0u)
-QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
-                                          const float *scale, size_t sstep,
-                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
-{
-    const unsigned given = f & QUANT__F_RECIP_GIVEN;
-    const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
-#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
-    switch ((f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) | QUANT__VEC_IF(sstep)) {
-#define QUANT__CASES2(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_U8)
-#define QUANT__CASES(v) QUANT__CASES2(v) QUANT__CASES2((v) | QUANT__F_RECIP) \
-                        QUANT__CASES2((v) | QUANT__F_ZP_BEFORE) QUANT__CASES2((v) | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)
-    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
-#undef QUANT__CASES
-#undef QUANT__CASES2
-    }
-#undef QUANT__CASE
-    if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
-}
-
-QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
-                                          const float *scale, size_t sstep,
-                                          const int32_t *zp, size_t zstep, size_t period, unsigned f)
-{
-    const unsigned nt = QUANT__STREAM_FLAG(n, 4u, sstep);
-#define QUANT__CASE(k) case k: quant__v_i8_to_f32_body(src, dst, n, scale, zp, zstep, period, (k) | nt); break;
-    switch ((f & QUANT__F_U8) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_VEC) QUANT__CASE(QUANT__F_VEC | QUANT__F_U8)
-    }
-#undef QUANT__CASE
-    if (nt) quant__sfence();
-}
-
-QUANT__PRIVATE void quant__simd_i32_to_f32(const int32_t *src, float *dst, size_t n,
-                                           const float *scale, size_t sstep,
-                                           const int32_t *zp, size_t zstep, size_t period)
-{
-    if (sstep) quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, QUANT__F_VEC);
-    else quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, 0);
-}
-
-#ifndef QUANT_NO_F8
-QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
-                                          const float *scale, size_t sstep, size_t period, unsigned f)
-{
-    const unsigned given = f & QUANT__F_RECIP_GIVEN;
-#define QUANT__CASE(k) case k: quant__v_f32_to_f8_body(src, dst, n, scale, period, (k) | given); break;
-    /* the oneDNN route (VIA_F16) always multiplies by the reciprocal */
-#define QUANT__CASES4(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_E5M2) QUANT__CASE((v) | QUANT__F_INF_NAN) \
-                         QUANT__CASE((v) | QUANT__F_E5M2 | QUANT__F_INF_NAN)
-#define QUANT__CASES(v) QUANT__CASES4(v) QUANT__CASES4((v) | QUANT__F_RECIP) \
-                        QUANT__CASES4((v) | QUANT__F_RECIP | QUANT__F_VIA_F16)
-    switch ((f & (QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN | QUANT__F_VIA_F16)) | QUANT__VEC_IF(sstep)) {
-    QUANT__CASES(0u) QUANT__CASES(QUANT__F_VEC)
-    }
-#undef QUANT__CASES
-#undef QUANT__CASES4
-#undef QUANT__CASE
-}
 
 QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t n,
                                           const float *scale, size_t sstep, size_t period, unsigned f)
@@ -2558,28 +2046,246 @@ QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t
 #undef QUANT__CASES
 #undef QUANT__CASE
 }
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_f8_to_f32_x86(const uint8_t *src, float *dst, size_t n, const float *scale,
+                                              size_t sstep, size_t period, unsigned f)
+{
+    QUANT__PICK(quant__simd_f8_to_f32, (src, dst, n, scale, sstep, period, f));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__f8_to_f32(q, y, n, s, ss, per, f) QUANT__BK(quant__simd_f8_to_f32)(q, y, n, s, ss, per, f)
+#else
+#  define quant__f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
 #endif
 
-QUANT__PRIVATE int quant__simd_scales_valid(const float *s, size_t n)
+#endif
+#endif /* QUANT_NO_F8 */
+
+/* ---- >>unit run: one operation over a validated plan -------------------- */
+/* Compiled with the kernels it calls: once per backend (part 2), so that
+   dispatch happens once per operation, or once in a scalar build (part 1). */
+#if QUANT__PART == 2 || (QUANT__PART == 1 && !QUANT__SIMD_ANY)
+
+#if QUANT__PART == 2
+#  define quant__row_f32_to_i8 quant__simd_f32_to_i8
+#  define quant__row_i8_to_f32 quant__simd_i8_to_f32
+#  define quant__row_i32_to_f32 quant__simd_i32_to_f32
+#  define quant__row_f32_to_f8 quant__simd_f32_to_f8
+#  define quant__row_f8_to_f32 quant__simd_f8_to_f32
+#  define quant__row_recip quant__simd_recip
+#else /* scalar kernels never walk a scale pattern: `period` is always 0 */
+#  define quant__row_f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
+#  define quant__row_i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__row_i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
+#  define quant__row_f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
+#  define quant__row_f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
+#  define quant__row_recip quant__scalar_recip
+#endif
+
+/* One call of the right kernel over n elements starting at element `at`
+   of the tensor. */
+QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
+                                  const float *scale, size_t sstep,
+                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
 {
-    const quant__vi mag = quant__seti(0x7FFFFFFF);
-    const quant__vi lo = quant__seti((int32_t)QUANT__SCALE_MIN_BITS), hi = quant__seti((int32_t)QUANT__SCALE_MAX_BITS);
-    size_t i = 0;
-    for (; i + QUANT__W <= n; i += QUANT__W) {
-        const quant__vi a = quant__and(quant__asi(quant__ldf(s + i)), mag);
-        if (quant__any(quant__gt(lo, a)) || quant__any(quant__gt(a, hi))) return 0;
+    (void)period; /* scalar kernels have no use for it */
+    if (p->quantize) {
+        const float *x = (const float *)p->src + at;
+        uint8_t *q = (uint8_t *)p->dst + at;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { quant__row_f32_to_f8(x, q, n, scale, sstep, period, f); return; }
+#endif
+        quant__row_f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
+    } else {
+        float *y = (float *)p->dst + at;
+        if (p->qdtype == QUANT_S32) {
+            quant__row_i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
+            return;
+        }
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) {
+            quant__row_f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
+            return;
+        }
+#endif
+        quant__row_i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
     }
-    return quant__scalar_scales_valid(s + i, n - i);
 }
 
-/* fl(1/s) in place, a vector at a time */
-QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
+/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
+   rounding, and zbuf (when non-NULL) with the zero points of elements
+   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
+   of C channels of `inner` elements each makes. */
+QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
+                                  float *sbuf, int32_t *zbuf, int recip)
 {
-    size_t i = 0;
-    for (; i + QUANT__W <= n; i += QUANT__W) quant__stf(s + i, quant__div(quant__setf(1.0f), quant__ldf(s + i)));
-    for (; i < n; ++i) s[i] = 1.0f / s[i];
+    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
+    if (!sbuf && !zbuf) return;
+    if (p->inner == 1 && pos == 0) {
+        /* the last axis from a row start: copy one row, then repeat it */
+        const size_t first = len < period ? len : period;
+        for (k = 0; k < first; ++k) {
+            if (sbuf) sbuf[k] = p->scales[k];
+            if (zbuf) zbuf[k] = quant__zp_at(p, k);
+        }
+        /* then repeat it by doubling what is there: plain copies, no
+           element waits on the one a period before it */
+        for (k = first; k < len; k += k < len - k ? k : len - k) {
+            const size_t m = k < len - k ? k : len - k;
+            size_t t;
+            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
+            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
+        }
+        if (sbuf && recip) quant__row_recip(sbuf, len);
+        return;
+    }
+    for (k = 0; k < len;) {
+        /* the rest of channel c's run, one value filled in; then the next
+           channel, and past the last, the next row */
+        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
+        size_t t;
+        if (sbuf) {
+            const float sc = p->scales[c];
+            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
+        }
+        if (zbuf) {
+            const int32_t zc = quant__zp_at(p, c);
+            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
+        }
+        k += m;
+        j = 0;
+        if (++c == p->channels) c = 0;
+    }
+    if (sbuf && recip) quant__row_recip(sbuf, len);
 }
 
+#if QUANT__CHUNK >= 64
+/* Rows short enough that the whole pattern fits: lay out as many rows as
+   fit, with reciprocals for a multiply rounding, once for the whole
+   tensor. zbuf is NULL with one zero point, z. */
+QUANT__INLINE void quant__run_rows(const quant__plan *p, float *sbuf, int32_t *zbuf, int32_t z)
+{
+    const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
+    const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
+    const size_t row = p->channels * p->inner, total = p->outer * row, block = QUANT__BLOCK;
+    const size_t zstep = zbuf ? 1 : 0;
+    const int32_t *zq = zbuf ? zbuf : &z;
+    size_t rows, period, o, a = row, b = block;
+    while (b) { const size_t t = a % b; a = b; b = t; }
+    period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
+    if (period <= QUANT__CHUNK) {
+        /* one call walks the pattern over and over */
+        quant__layout(p, 0, period < total ? period : total, row, sbuf, zbuf, recip);
+        quant__kernel(p, 0, total, sbuf, 1, zq, zstep, period, f);
+        return;
+    }
+    rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+    quant__layout(p, 0, rows * row, row, sbuf, zbuf, recip);
+    for (o = 0; o < p->outer; o += rows)
+        quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1, zq, zstep, 0, f);
+}
+#endif
+
+/* Short runs of one scale: the row's pattern of scales and zero points is
+   laid out on the stack, reciprocals taken once, and the kernel walks it
+   as a vector of scales over as many rows as fit, or over the row a chunk
+   at a time. */
+QUANT__NOINLINE void quant__run_short(const quant__plan *p)
+{
+#if QUANT__CHUNK >= 64
+    float sbuf[QUANT__CHUNK];
+#else
+    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
+#endif
+    int32_t zbuf[QUANT__CHUNK];
+    const size_t row = p->channels * p->inner;
+    const size_t zstep = p->n_zps > 1 ? 1 : 0;
+    int32_t z;
+    size_t o, e0;
+    if (row == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
+    if (row <= QUANT__CHUNK) {
+        quant__run_rows(p, sbuf, zstep ? zbuf : NULL, z);
+        return;
+    }
+#endif
+    {
+        /* on the last axis the scales, and s32 zero points, are read in
+           place, a whole row per call; reciprocals are not laid out here,
+           as that would take the rows chunk by chunk, across memory */
+        const int direct = p->inner == 1;
+        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
+        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
+        for (e0 = 0; e0 < row; e0 += step) {
+            const size_t len = row - e0 < step ? row - e0 : step;
+            const float *sc = direct ? p->scales + e0 : sbuf;
+            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
+            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags);
+        }
+    }
+}
+
+QUANT__NOINLINE void quant__run(const quant__plan *p)
+{
+    const size_t C = p->channels, inner = p->inner;
+    int32_t z;
+    size_t o, c;
+    if (C == 0 || inner == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+    if (p->n_scales <= 1 && p->n_zps <= 1) {
+        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
+    } else {
+        /* long runs of one scale: a call each */
+        for (o = 0; o < p->outer; ++o)
+            for (c = 0; c < C; ++c) {
+                if (p->n_zps > 1) z = quant__zp_at(p, c);
+                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
+                              0, p->flags);
+            }
+    }
+}
+
+/* Short runs of one scale, or long ones: siblings, not nested, to keep
+   the deepest stack shallow. Under dispatch this is what the CPU's pass
+   is picked for, once per operation. */
+#if QUANT__DISPATCH
+QUANT__NOINLINE void quant__exec(const quant__plan *p)
+#else
+QUANT__INLINE void quant__exec(const quant__plan *p)
+#endif
+{
+    if ((p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN) quant__run_short(p);
+    else quant__run(p);
+}
+
+#undef quant__row_f32_to_i8
+#undef quant__row_i8_to_f32
+#undef quant__row_i32_to_f32
+#undef quant__row_f32_to_f8
+#undef quant__row_f8_to_f32
+#undef quant__row_recip
+
+#elif QUANT__PART == 3
+
+#  if QUANT__DISPATCH
+QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
+{
+    QUANT__PICK(quant__exec, (p));
+}
+#  endif
+#  if QUANT__SIMD_ANY
+#    define quant__exec QUANT__BK(quant__exec)
+#  endif
+
+#endif
+
+#if QUANT__PART == 2
 #if QUANT__DISPATCH
 #  if defined(__clang__)
 #    pragma clang attribute pop
@@ -2646,6 +2352,15 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
 #undef quant__vi
 #undef quant__vm
 #undef quant__zero_nan
+#undef quant__run_rows
+#undef quant__v_i8_to_f32_x4
+#undef quant__v_f32_to_i8_zvec
+#undef quant__v_f32_to_i8_x4
+#undef quant__exec
+#undef quant__kernel
+#undef quant__layout
+#undef quant__run
+#undef quant__run_short
 #undef QUANT__SFX
 #undef QUANT__W
 #undef QUANT__VFENCE
@@ -2657,8 +2372,532 @@ QUANT__PRIVATE void quant__simd_recip(float *s, size_t n)
 #ifdef QUANT__F8_DEC64
 #  undef QUANT__F8_DEC64
 #endif
+#elif QUANT__PART == 3
+#  undef QUANT__PICK
+#elif QUANT__PART == 4
 
-#endif /* QUANT__PASS */
+/* ======================================================================== */
+/*  >>ops  Validation and the op layer                                      */
+/* ======================================================================== */
+
+QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
+{
+    switch (t) {
+    case QUANT_F32: case QUANT_S32: return 4;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
+    default: return 0;
+    }
+}
+
+/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
+   factors are below 2^63, so the product has at most 126 bits; it is
+   built from 32-bit halves because 64-bit division would pull a large
+   helper into firmware. */
+QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
+{
+    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    uint64_t mid, p;
+    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
+    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
+    if (mid >> 32) return 1;
+    p = a_lo * b_lo;
+    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
+    p += mid << 32;
+    if (p > limit) return 1;
+    *out = p;
+    return 0;
+}
+
+/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
+   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
+                                                                    : (uint64_t)INT64_MAX;
+    uint64_t n = 1;
+    int i, zero = 0;
+    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
+        if (t->dims[i] == 0) zero = 1;
+    }
+    if (zero) { *count = 0; return QUANT_OK; }
+    for (i = 0; i < t->rank; ++i) {
+        const uint64_t d = (uint64_t)t->dims[i];
+        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
+            n *= d;
+            if (n > limit) return QUANT_ERR_SHAPE;
+        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
+    }
+    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
+    *count = (size_t)n;
+    return QUANT_OK;
+}
+
+/* f32 and s32 elements are read as such, so their data must sit on a
+   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
+QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
+{
+    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
+}
+
+QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
+{
+    if (a->rounding != QUANT_ROUND_EXACT) {
+#ifdef QUANT_ONLY_EXACT
+        return QUANT_ERR_ATTR;
+#else
+        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
+            a->rounding != QUANT_ROUND_TORCH)
+            return QUANT_ERR_ATTR;
+#endif
+    }
+    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
+        return QUANT_ERR_ATTR;
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
+    if (uses_lists) {
+        if (a->scales == NULL) return QUANT_ERR_NULL;
+        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
+        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
+   layout. */
+QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
+                                                 const quant_attrs *a, int quantize,
+                                                 quant__plan *p, size_t *count, uint64_t *channels)
+{
+    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
+    size_t n;
+    quant_status st;
+    int i, axis;
+
+    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
+    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
+        !(q->dtype == QUANT_S32 && !quantize))
+        return QUANT_ERR_DTYPE;
+#ifdef QUANT_NO_F8
+    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
+#endif
+    /* src is counted as if f32, dst only compared with it: equal dims
+       make an equal count, and the f32 side's byte size is the larger */
+    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
+    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < src->rank; ++i)
+        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
+
+    p->quantize = (unsigned char)quantize;
+    p->qdtype = q->dtype;
+    p->src = src->data;
+    p->dst = dst->data;
+    p->outer = 1;
+    p->channels = 1;
+    p->inner = n;
+    *channels = 1;
+    if (a->qtype == QUANT_PER_CHANNEL) {
+        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
+            return QUANT_ERR_AXIS;
+        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
+        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
+           and the scale count is checked against it as given */
+        *channels = (uint64_t)src->dims[axis];
+        if (n == 0) {
+            p->outer = p->channels = p->inner = 0; /* nothing to run */
+        } else {
+            /* every dim divides n <= SIZE_MAX: the products fit */
+            p->channels = (size_t)src->dims[axis];
+            p->inner = 1;
+            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
+            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
+        }
+    }
+    *count = n;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
+{
+    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
+    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
+}
+
+/* Zero-point count: 1 per tensor; 1 or C per channel. */
+QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
+{
+    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
+    return n == 1 || (uint64_t)n == channels;
+}
+
+QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->n_zps; ++i) {
+        if (p->zp_kind == QUANT__ZP_I64) {
+            const int64_t z = ((const int64_t *)p->zps)[i];
+            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
+        }
+        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (na == 0 || nb == 0) return 0;
+    return x < y + nb && y < x + na;
+}
+
+QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
+{
+    static const unsigned by_rounding[4] = {
+        QUANT__F_ZP_BEFORE,                  /* exact  */
+        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
+        0,                                   /* onnx   */
+        QUANT__F_RECIP                       /* torch  */
+    };
+    unsigned f = by_rounding[a->rounding];
+    if (q == QUANT_U8) f |= QUANT__F_U8;
+    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
+    return f;
+}
+
+/* The scales, from a tensor (dynamic ops) or the attrs' list. Inlined,
+   as are the next two, so that validation stays one frame deep. */
+QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a,
+                                               const quant_tensor *scales_t, uint64_t channels)
+{
+    size_t n_sc;
+    if (scales_t) {
+        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
+        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
+        plan->scales = (const float *)scales_t->data;
+    } else {
+        n_sc = a->n_scales;
+        plan->scales = a->scales;
+    }
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
+    plan->n_scales = n_sc;
+    return quant__check_scale_values(plan->scales, n_sc);
+}
+
+/* The zero points: a tensor (dynamic ops, optional), the attrs' list
+   (static ops, optional), or none. */
+QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs *a, int dynamic,
+                                            const quant_tensor *zps_t, uint64_t channels)
+{
+    size_t n_zp;
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
+    if (dynamic && zps_t != NULL) {
+        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
+        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
+        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
+        else return QUANT_ERR_ZPS;
+        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
+            return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
+        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
+        plan->zps = zps_t->data;
+        plan->n_zps = n_zp;
+    } else if (!dynamic && a->zps != NULL) {
+        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
+        plan->zps = a->zps;
+        plan->zp_kind = QUANT__ZP_I64;
+        plan->n_zps = a->n_zps;
+    }
+    return quant__check_zp_values(plan);
+}
+
+/* dst must not overlap what the op still has to read */
+QUANT__INLINE quant_status quant__check_memory(const quant__plan *plan, const quant_tensor *src,
+                                               const quant_tensor *dst, size_t n)
+{
+    const size_t sbytes = n * quant__dtype_size(src->dtype), dbytes = n * quant__dtype_size(dst->dtype);
+    const size_t zbytes = plan->zp_kind == QUANT__ZP_I64 ? 8u : plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u;
+    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (quant__overlap(plan->scales, plan->n_scales * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    return QUANT_OK;
+}
+
+/* Shared by all four operations: static and dynamic ops differ only in
+   where scales and zero points come from (attrs lists, or tensors). */
+QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
+                                            const quant_attrs *attrs, int quantize, int dynamic,
+                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
+    const quant_attrs *a = attrs ? attrs : &defaults;
+    size_t n;
+    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
+    quant_status st;
+
+    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
+    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
+
+    if ((st = quant__check_scales(plan, a, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
+    if ((st = quant__check_zps(plan, a, dynamic, zps_t, channels)) != QUANT_OK) return st;
+    if ((st = quant__check_memory(plan, src, dst, n)) != QUANT_OK) return st;
+
+    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
+    return QUANT_OK;
+}
+
+/* Validation runs in its own frame, gone before the kernels run: the
+   deepest call chain stays within a firmware stack budget. */
+QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
+                                      const quant_attrs *attrs, int quantize, int dynamic,
+                                      const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    quant__plan p;
+    const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
+    if (st != QUANT_OK) return st;
+    if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
+    quant__exec(&p);
+    return QUANT_OK;
+}
+
+/* ======================================================================== */
+/*  >>api  Public functions                                                 */
+/* ======================================================================== */
+
+QUANT__DEF quant_attrs quant_attrs_default(void)
+{
+    quant_attrs a;
+    a.qtype = QUANT_PER_TENSOR;
+    a.axis = 1;
+    a.scales = NULL;
+    a.n_scales = 0;
+    a.zps = NULL;
+    a.n_zps = 0;
+    a.rounding = QUANT_ROUND_EXACT;
+    a.f8_overflow = QUANT_F8_SATURATE;
+    return a;
+}
+
+QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
+                                       const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
+                                         const quant_attrs *attrs)
+{
+    if (attrs == NULL) return QUANT_ERR_NULL;
+    return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
+}
+
+QUANT__DEF quant_status quant_dynamic_quantize(const quant_tensor *src, const quant_tensor *scales,
+                                               const quant_tensor *zps, quant_tensor *dst,
+                                               const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 1, 1, scales, zps);
+}
+
+QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales,
+                                                 const quant_tensor *zps, quant_tensor *dst,
+                                                 const quant_attrs *attrs)
+{
+    return quant__op(src, dst, attrs, 0, 1, scales, zps);
+}
+
+QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return; /* src and dst may be NULL: not even NULL + 0 */
+    quant__f32_to_i8(src, (uint8_t *)dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE);
+}
+
+QUANT__DEF void quant_f32_to_u8(const float *src, uint8_t *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__f32_to_i8(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_ZP_BEFORE | QUANT__F_U8);
+}
+
+QUANT__DEF void quant_s8_to_f32(const int8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__i8_to_f32((const uint8_t *)src, dst, n, &scale, 0, &zp, 0, 0, 0);
+}
+
+QUANT__DEF void quant_u8_to_f32(const uint8_t *src, float *dst, size_t n, float scale, int32_t zp)
+{
+    if (n == 0) return;
+    quant__i8_to_f32(src, dst, n, &scale, 0, &zp, 0, 0, QUANT__F_U8);
+}
+
+#ifndef QUANT_NO_F8
+QUANT__DEF void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, 0);
+}
+
+QUANT__DEF void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f32_to_f8(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
+}
+
+QUANT__DEF void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, 0);
+}
+
+QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale)
+{
+    if (n == 0) return;
+    quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
+}
+#endif
+
+QUANT__DEF const char *quant_status_str(quant_status s)
+{
+    switch (s) {
+    case QUANT_OK:              return "ok";
+    case QUANT_ERR_NULL:        return "a required pointer is NULL";
+    case QUANT_ERR_DTYPE:       return "unsupported data type or data type combination for this operation";
+    case QUANT_ERR_RANK:        return "a rank is outside 0..QUANT_MAX_RANK";
+    case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
+    case QUANT_ERR_QTYPE:       return "unknown qtype value";
+    case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
+    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
+    case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
+    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
+    case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
+    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
+    case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
+    case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
+    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
+    }
+    return "unknown status";
+}
+
+static const char *const quant__dtype_names[] = {
+    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
+};
+
+QUANT__DEF const char *quant_dtype_name(quant_dtype t)
+{
+    if ((unsigned)t < sizeof quant__dtype_names / sizeof quant__dtype_names[0])
+        return quant__dtype_names[t];
+    return "undef";
+}
+
+QUANT__PRIVATE int quant__streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) { ++a; ++b; }
+    return *a == *b;
+}
+
+QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out)
+{
+    int i;
+    if (name == NULL || out == NULL) return QUANT_ERR_NULL;
+    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
+        if (quant__streq(name, quant__dtype_names[i])) {
+            *out = (quant_dtype)i;
+            return QUANT_OK;
+        }
+    return QUANT_ERR_PARSE;
+}
+
+/* Decimal int64 with an optional sign; nothing else, no overflow. */
+QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
+{
+    uint64_t v = 0;
+    const uint64_t limit_pos = (uint64_t)INT64_MAX, limit_neg = (uint64_t)INT64_MAX + 1u;
+    int neg = 0;
+    if (*s == '+' || *s == '-') neg = *s++ == '-';
+    if (*s == '\0') return QUANT_ERR_PARSE;
+    for (; *s; ++s) {
+        const unsigned d = (unsigned)(*s - '0');
+        if (d > 9) return QUANT_ERR_PARSE;
+        /* v * 10 + d <= limit, with the divisions done by the compiler */
+        if (neg ? (v > limit_neg / 10 || (v == limit_neg / 10 && d > limit_neg % 10))
+                : (v > limit_pos / 10 || (v == limit_pos / 10 && d > limit_pos % 10)))
+            return QUANT_ERR_PARSE;
+        v = v * 10 + d;
+    }
+    *out = neg ? (v == limit_neg ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
+{
+    int i;
+    for (i = 0; i < n; ++i)
+        if (quant__streq(value, names[i])) { *out = i; return QUANT_OK; }
+    return QUANT_ERR_PARSE;
+}
+
+QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
+{
+    static const char *const qtypes[] = { "per_tensor", "per_channel" };
+    static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
+    static const char *const overflows[] = { "saturate", "inf_nan" };
+    quant_status st;
+    int k = 0;
+    if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
+    if (quant__streq(name, "axis")) {
+        int64_t v = 0;
+        if ((st = quant__parse_i64(value, &v)) == QUANT_OK) a->axis = v;
+        return st;
+    }
+    if (quant__streq(name, "qtype")) {
+        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
+        return st;
+    }
+    if (quant__streq(name, "rounding")) {
+        if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
+        return st;
+    }
+    if (quant__streq(name, "f8_overflow")) {
+        if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
+            a->f8_overflow = (quant_f8_overflow)k;
+        return st;
+    }
+    return QUANT_ERR_ATTR;
+}
+
+QUANT__DEF const char *quant_backend(void)
+{
+#if QUANT__DISPATCH
+    return quant__x86_level() == QUANT__L_SSE2 ? "sse2" : quant__x86_level() == QUANT__L_AVX2 ? "avx2" : "avx512";
+#elif QUANT_SIMD == QUANT_SIMD_SSE2
+    return "sse2";
+#elif QUANT_SIMD == QUANT_SIMD_AVX2
+    return "avx2";
+#elif QUANT_SIMD == QUANT_SIMD_AVX512
+    return "avx512";
+#elif QUANT_SIMD == QUANT_SIMD_NEON
+    return "neon";
+#else
+    return "scalar";
+#endif
+}
+
+#endif /* QUANT__PART 2, 3, 4 */
+#endif /* QUANT__PART */
 
 /*
 ------------------------------------------------------------------------------

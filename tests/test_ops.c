@@ -83,47 +83,84 @@ static int64_t zhi(quant_dtype t) { return t == QUANT_U8 ? 255 : 127; }
 static int fmt_of(quant_dtype t) { return t == QUANT_F8_E5M2 ? 1 : 0; }
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 
-/* zp_mode: 0 none, 1 one zp, 2 one per channel. zp_dtype for dynamic ops. */
-static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int dynamic,
-                     int zp_mode, quant_dtype zp_dtype, unsigned seed)
-{
-    size_t n = elems(sh), C, inner, i, nsc, nzp;
-    float *x = (float *)malloc((n + 1) * 4), *y = (float *)malloc((n + 1) * 4);
-    uint8_t *q = (uint8_t *)malloc(n + 1);
+/* One case's scales and zero points, as attrs lists and as tensors, and
+   which of them element i takes: the one place per-channel expectations
+   are looked up. */
+typedef struct params {
+    size_t C, inner, nsc, nzp;
+    int per_channel;
     float sc[1024];
     int64_t zp[1024];
     int32_t zp32[1024];
     int8_t zp8[1024];
     uint8_t zpu8[1024];
-    quant_tensor tf, tq, ts, tz;
-    quant_attrs a = quant_attrs_default();
-    quant_status st;
-    char what[200];
+    quant_attrs a;
+    quant_tensor ts, tz;
+} params;
 
-    layout(sh, &C, &inner);
-    nsc = sh->per_channel ? C : 1;
-    nzp = zp_mode == 0 ? 0 : zp_mode == 1 ? 1 : nsc;
-    for (i = 0; i < nsc; ++i) sc[i] = scale_table[(seed + i * 7) % NS];
-    for (i = 0; i < nzp; ++i) {
-        int64_t z = is_f8(qt) ? 0 : zp_table[(seed * 3 + i * 5) % NZ];
+/* zp_mode: 0 none, 1 one zp, 2 one per channel; zp_dtype for dynamic ops;
+   f8 takes zero points of 0 */
+static void set_params(params *P, const shape *sh, int f8, int dynamic, int zp_mode, quant_dtype zp_dtype,
+                       unsigned seed)
+{
+    size_t i;
+    layout(sh, &P->C, &P->inner);
+    P->per_channel = sh->per_channel;
+    P->nsc = sh->per_channel ? P->C : 1;
+    P->nzp = zp_mode == 0 ? 0 : zp_mode == 1 ? 1 : P->nsc;
+    for (i = 0; i < P->nsc; ++i) P->sc[i] = scale_table[(seed + i * 7) % NS];
+    for (i = 0; i < P->nzp; ++i) {
+        int64_t z = f8 ? 0 : zp_table[(seed * 3 + i * 5) % NZ];
         if (dynamic && zp_dtype == QUANT_S8) z = (int8_t)z;
         if (dynamic && zp_dtype == QUANT_U8) z = (uint8_t)z;
         if (dynamic && zp_dtype == QUANT_S32) z = (int32_t)z;
-        zp[i] = z; zp32[i] = (int32_t)z; zp8[i] = (int8_t)z; zpu8[i] = (uint8_t)z;
+        P->zp[i] = z; P->zp32[i] = (int32_t)z; P->zp8[i] = (int8_t)z; P->zpu8[i] = (uint8_t)z;
     }
-    fill(x, n, sc[0]);
+    P->a = quant_attrs_default();
+    P->a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
+    P->a.axis = sh->axis;
+    P->a.scales = P->sc; P->a.n_scales = P->nsc;
+    if (P->nzp) { P->a.zps = P->zp; P->a.n_zps = P->nzp; }
+    memset(&P->ts, 0, sizeof P->ts);
+    P->ts.dtype = QUANT_F32; P->ts.rank = 1; P->ts.dims[0] = (int64_t)P->nsc; P->ts.data = P->sc;
+    memset(&P->tz, 0, sizeof P->tz);
+    P->tz.dtype = zp_dtype; P->tz.rank = 1; P->tz.dims[0] = (int64_t)P->nzp;
+    P->tz.data = zp_dtype == QUANT_S8 ? (void *)P->zp8 : zp_dtype == QUANT_U8 ? (void *)P->zpu8 : (void *)P->zp32;
+}
+
+/* element i's scale and zero point */
+static float scale_at(const params *P, size_t i)
+{
+    return P->sc[P->per_channel ? (i / P->inner) % P->C : 0];
+}
+static int64_t zp_at(const params *P, size_t i)
+{
+    return P->nzp == 0 ? 0 : P->zp[P->nzp == 1 ? 0 : (i / P->inner) % P->C];
+}
+
+/* zp_mode: 0 none, 1 one zp, 2 one per channel. zp_dtype for dynamic ops. */
+static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int dynamic,
+                     int zp_mode, quant_dtype zp_dtype, unsigned seed)
+{
+    size_t n = elems(sh), i;
+    float *x = (float *)malloc((n + 1) * 4), *y = (float *)malloc((n + 1) * 4);
+    uint8_t *q = (uint8_t *)malloc(n + 1);
+    static params P;
+    quant_tensor tf, tq;
+    quant_attrs *a = &P.a;
+    quant_status st;
+    char what[200];
+
+    set_params(&P, sh, is_f8(qt), dynamic, zp_mode, zp_dtype, seed);
+    fill(x, n, P.sc[0]);
     for (i = 0; i < n; ++i) q[i] = (uint8_t)check_rand();
 
     snprintf(what, sizeof what, "%s %s %s ov=%d rank=%d axis=%lld pc=%d zp_mode=%d n=%zu",
              dynamic ? "dynamic" : "static", quant_dtype_name(qt), round_names[rounding], ov,
              sh->rank, (long long)sh->axis, sh->per_channel, zp_mode, n);
 
-    a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
-    a.axis = sh->axis;
-    a.rounding = (quant_rounding)rounding;
-    a.f8_overflow = (quant_f8_overflow)ov;
-    a.scales = sc; a.n_scales = nsc;
-    if (nzp) { a.zps = zp; a.n_zps = nzp; }
+    a->rounding = (quant_rounding)rounding;
+    a->f8_overflow = (quant_f8_overflow)ov;
 
     memset(&tf, 0, sizeof tf);
     tf.dtype = QUANT_F32; tf.rank = sh->rank;
@@ -131,20 +168,14 @@ static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int 
     tq = tf;
     tq.dtype = qt;
     tf.data = x; tq.data = q;
-    memset(&ts, 0, sizeof ts);
-    ts.dtype = QUANT_F32; ts.rank = 1; ts.dims[0] = (int64_t)nsc; ts.data = sc;
-    memset(&tz, 0, sizeof tz);
-    tz.dtype = zp_dtype; tz.rank = 1; tz.dims[0] = (int64_t)nzp;
-    tz.data = zp_dtype == QUANT_S8 ? (void *)zp8 : zp_dtype == QUANT_U8 ? (void *)zpu8 : (void *)zp32;
 
     /* quantize */
-    st = dynamic ? quant_dynamic_quantize(&tf, &ts, nzp ? &tz : NULL, &tq, &a)
-                 : quant_quantize(&tf, &tq, &a);
+    st = dynamic ? quant_dynamic_quantize(&tf, &P.ts, P.nzp ? &P.tz : NULL, &tq, a)
+                 : quant_quantize(&tf, &tq, a);
     CHECK(st == QUANT_OK, "%s: quantize status %d", what, (int)st);
     for (i = 0; st == QUANT_OK && i < n; ++i) {
-        size_t c = (i / inner) % C;
-        float s = sc[sh->per_channel ? c : 0];
-        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        const float s = scale_at(&P, i);
+        const int64_t z = zp_at(&P, i);
         int64_t want;
         int got;
         if (is_f8(qt)) {
@@ -160,13 +191,12 @@ static void run_case(const shape *sh, quant_dtype qt, int rounding, int ov, int 
 
     /* dequantize random codes (every code appears for n >= 256 on average) */
     for (i = 0; i < n; ++i) q[i] = (uint8_t)(i < 256 ? i : check_rand());
-    st = dynamic ? quant_dynamic_dequantize(&tq, &ts, nzp ? &tz : NULL, &tf, &a)
-                 : quant_dequantize(&tq, &tf, &a);
+    st = dynamic ? quant_dynamic_dequantize(&tq, &P.ts, P.nzp ? &P.tz : NULL, &tf, a)
+                 : quant_dequantize(&tq, &tf, a);
     CHECK(st == QUANT_OK, "%s: dequantize status %d", what, (int)st);
     for (i = 0; st == QUANT_OK && i < n; ++i) {
-        size_t c = (i / inner) % C;
-        float s = sc[sh->per_channel ? c : 0];
-        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        const float s = scale_at(&P, i);
+        const int64_t z = zp_at(&P, i);
         float want = is_f8(qt) ? o_dequant_f8_r(q[i], s, fmt_of(qt), rounding)
                                : o_dequant_int(qt == QUANT_U8 ? q[i] : (int8_t)q[i], s, z);
         CHECK(check_bits_float(x[i]) == check_bits_float(want),
@@ -185,55 +215,31 @@ static void run_s32(const shape *sh, int dynamic, int zp_mode, quant_dtype zp_dt
                                     16777216, 16777217, -16777217, 16777219, (1 << 30), (1 << 30) + 1,
                                     -(1 << 30), -(1 << 30) - 1, 2147483583, 2147483584, -2147483584,
                                     -2147483585, 255, -129 };
-    size_t n = elems(sh), C, inner, i, nsc, nzp;
+    size_t n = elems(sh), i;
     int32_t *q = (int32_t *)malloc((n + 1) * 4);
     float *y = (float *)malloc((n + 1) * 4);
-    float sc[1024];
-    int64_t zp[1024];
-    int32_t zp32[1024];
-    int8_t zp8[1024];
-    uint8_t zpu8[1024];
-    quant_tensor tq, tf, ts, tz;
-    quant_attrs a = quant_attrs_default();
+    static params P;
+    quant_tensor tq, tf;
     quant_status st;
 
-    layout(sh, &C, &inner);
-    nsc = sh->per_channel ? C : 1;
-    nzp = zp_mode == 0 ? 0 : zp_mode == 1 ? 1 : nsc;
-    for (i = 0; i < nsc; ++i) sc[i] = scale_table[(seed + i * 7) % NS];
-    for (i = 0; i < nzp; ++i) {
-        int64_t z = zp_table[(seed * 3 + i * 5) % NZ];
-        if (dynamic && zp_dtype == QUANT_S8) z = (int8_t)z;
-        if (dynamic && zp_dtype == QUANT_U8) z = (uint8_t)z;
-        zp[i] = z; zp32[i] = (int32_t)z; zp8[i] = (int8_t)z; zpu8[i] = (uint8_t)z;
-    }
+    set_params(&P, sh, 0, dynamic, zp_mode, zp_dtype, seed);
     for (i = 0; i < n; ++i) {
         uint32_t k = check_rand() % 4;
         q[i] = i < sizeof edge / sizeof *edge ? edge[i]
              : k == 0 ? (int32_t)check_rand() : k == 1 ? (int32_t)(check_rand() % 2001) - 1000
              : (int32_t)((uint32_t)edge[check_rand() % (sizeof edge / sizeof *edge)] + check_rand() % 3 - 1u); /* wraps */
     }
-    a.qtype = sh->per_channel ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
-    a.axis = sh->axis;
-    a.scales = sc; a.n_scales = nsc;
-    if (nzp) { a.zps = zp; a.n_zps = nzp; }
     memset(&tq, 0, sizeof tq);
     tq.dtype = QUANT_S32; tq.rank = sh->rank;
     memcpy(tq.dims, sh->dims, sizeof tq.dims);
     tf = tq;
     tf.dtype = QUANT_F32;
     tq.data = q; tf.data = y;
-    memset(&ts, 0, sizeof ts);
-    ts.dtype = QUANT_F32; ts.rank = 1; ts.dims[0] = (int64_t)nsc; ts.data = sc;
-    memset(&tz, 0, sizeof tz);
-    tz.dtype = zp_dtype; tz.rank = 1; tz.dims[0] = (int64_t)nzp;
-    tz.data = zp_dtype == QUANT_S8 ? (void *)zp8 : zp_dtype == QUANT_U8 ? (void *)zpu8 : (void *)zp32;
-    st = dynamic ? quant_dynamic_dequantize(&tq, &ts, nzp ? &tz : NULL, &tf, &a) : quant_dequantize(&tq, &tf, &a);
+    st = dynamic ? quant_dynamic_dequantize(&tq, &P.ts, P.nzp ? &P.tz : NULL, &tf, &P.a) : quant_dequantize(&tq, &tf, &P.a);
     CHECK(st == QUANT_OK, "s32 dequantize status %d", (int)st);
     for (i = 0; st == QUANT_OK && i < n; ++i) {
-        size_t c = (i / inner) % C;
-        float s = sc[sh->per_channel ? c : 0];
-        int64_t z = nzp == 0 ? 0 : zp[nzp == 1 ? 0 : c];
+        const float s = scale_at(&P, i);
+        const int64_t z = zp_at(&P, i);
         float want = o_dequant_int(q[i], s, z);
         CHECK(check_bits_float(y[i]) == check_bits_float(want),
               "s32 %s rank=%d pc=%d zp_mode=%d: [%zu] q=%d s=%a z=%lld: got 0x%08x want 0x%08x",

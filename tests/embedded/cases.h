@@ -63,4 +63,42 @@ static uint32_t emb_hash(uint32_t h, uint32_t v)
 /* dtype codes: 0 s8, 1 u8, 2 f8_e4m3, 3 f8_e5m2 */
 static int emb_is_f8(int dt) { return dt >= 2; }
 
+/* The cases, in the one order both programs walk them: per-tensor
+   quantize (dtype, rounding, f8 overflow, scale, zero point), per-tensor
+   dequantize of all 256 codes (dtype, scale, zero point), and per-channel
+   quantize of [ROWS, CH] on the last axis and [CH, ROWS] on axis 0. */
+enum { EMB_QUANT, EMB_DEQUANT, EMB_PER_CHANNEL };
+typedef struct emb_case { int kind, dt, rnd, ov, si, zi, layout; } emb_case;
+
+static int emb_set(emb_case *c, int kind, int dt, int rnd, int ov, int si, int zi, int layout)
+{
+    c->kind = kind; c->dt = dt; c->rnd = rnd; c->ov = ov; c->si = si; c->zi = zi; c->layout = layout;
+    return 1;
+}
+
+/* case number `index` into *c; 0 past the last one */
+static int emb_case_at(int index, emb_case *c)
+{
+    int n = 0, dt, rnd, ov, si, zi, layout;
+    for (dt = 0; dt < 4; ++dt)
+        for (rnd = 0; rnd < 4; ++rnd)
+            for (ov = 0; ov < (emb_is_f8(dt) ? 2 : 1); ++ov)
+                for (si = 0; si < EMB_NS; ++si)
+                    for (zi = 0; zi < (emb_is_f8(dt) ? 1 : EMB_NZ); ++zi)
+                        if (n++ == index) return emb_set(c, EMB_QUANT, dt, rnd, ov, si, zi, 0);
+    for (dt = 0; dt < 4; ++dt)
+        for (si = 0; si < EMB_NS; ++si)
+            for (zi = 0; zi < (emb_is_f8(dt) ? 1 : EMB_NZ); ++zi)
+                if (n++ == index) return emb_set(c, EMB_DEQUANT, dt, 0, 0, si, zi, 0);
+    for (dt = 0; dt < 2; ++dt)
+        for (rnd = 0; rnd < 4; ++rnd)
+            for (layout = 0; layout < 2; ++layout)
+                if (n++ == index) return emb_set(c, EMB_PER_CHANNEL, dt, rnd, 0, 0, 0, layout);
+    return 0;
+}
+
+/* channel c's scale and zero point in a per-channel case */
+static float emb_ch_scale(int c, int rnd) { return emb_scales[(c * 3 + rnd) % EMB_NS]; }
+static int64_t emb_ch_zp(int c) { return emb_zps[(c * 5) % EMB_NZ]; }
+
 #endif

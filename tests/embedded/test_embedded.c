@@ -41,68 +41,50 @@ static const quant_dtype dts[4] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_
 
 int main(void)
 {
-    int dt, rnd, ov, si, zi, i, layout, count = 0;
-    uint32_t h;
+    int i, count;
+    emb_case c;
     quant_attrs a;
     emb_puts("quant.h bare-metal test, backend ");
     emb_puts(quant_backend());
     emb_puts("\n");
 
-    for (dt = 0; dt < 4; ++dt)
-        for (rnd = 0; rnd < 4; ++rnd)
-            for (ov = 0; ov < (emb_is_f8(dt) ? 2 : 1); ++ov)
-                for (si = 0; si < EMB_NS; ++si)
-                    for (zi = 0; zi < (emb_is_f8(dt) ? 1 : EMB_NZ); ++zi) {
-                        quant_tensor tf = ten(QUANT_F32, 1, EMB_N, 1, xs), tq = ten(dts[dt], 1, EMB_N, 1, qs);
-                        emb_inputs(xs, EMB_N, emb_scales[si], (uint32_t)(count + 1));
-                        a = quant_attrs_default();
-                        a.scales = &emb_scales[si]; a.n_scales = 1;
-                        a.zps = &emb_zps[zi]; a.n_zps = 1;
-                        a.rounding = (quant_rounding)rnd;
-                        a.f8_overflow = (quant_f8_overflow)ov;
-                        check(quant_quantize(&tf, &tq, &a) == QUANT_OK, "quantize status", count);
-                        h = EMB_HASH0;
-                        for (i = 0; i < EMB_N; ++i) h = emb_hash(h, qs[i]);
-                        check(h == emb_expected[count], "quantize", count);
-                        ++count;
-                    }
-    for (dt = 0; dt < 4; ++dt)
-        for (si = 0; si < EMB_NS; ++si)
-            for (zi = 0; zi < (emb_is_f8(dt) ? 1 : EMB_NZ); ++zi) {
-                quant_tensor tq = ten(dts[dt], 1, 256, 1, qs), tf = ten(QUANT_F32, 1, 256, 1, ys);
-                static uint8_t codes[256];
-                for (i = 0; i < 256; ++i) codes[i] = (uint8_t)i;
-                tq.data = codes;
-                a = quant_attrs_default();
-                a.scales = &emb_scales[si]; a.n_scales = 1;
-                a.zps = &emb_zps[zi]; a.n_zps = 1;
-                check(quant_dequantize(&tq, &tf, &a) == QUANT_OK, "dequantize status", count);
-                h = EMB_HASH0;
-                for (i = 0; i < 256; ++i) h = emb_hash(h, emb_u(ys[i]));
-                check(h == emb_expected[count], "dequantize", count);
-                ++count;
-            }
-    for (dt = 0; dt < 2; ++dt)
-        for (rnd = 0; rnd < 4; ++rnd)
-            for (layout = 0; layout < 2; ++layout) {
-                float sc[EMB_CH];
-                int64_t zp[EMB_CH];
-                quant_tensor tf = layout == 0 ? ten(QUANT_F32, 2, EMB_ROWS, EMB_CH, xs) : ten(QUANT_F32, 2, EMB_CH, EMB_ROWS, xs);
-                quant_tensor tq = tf;
-                tq.dtype = dts[dt];
-                tq.data = qs;
-                for (i = 0; i < EMB_CH; ++i) { sc[i] = emb_scales[(i * 3 + rnd) % EMB_NS]; zp[i] = emb_zps[(i * 5) % EMB_NZ]; }
-                emb_inputs(xs, EMB_ROWS * EMB_CH, 0.1f, (uint32_t)(count + 1));
-                a = quant_attrs_default();
-                a.qtype = QUANT_PER_CHANNEL; a.axis = layout == 0 ? 1 : 0;
-                a.scales = sc; a.n_scales = EMB_CH; a.zps = zp; a.n_zps = EMB_CH;
-                a.rounding = (quant_rounding)rnd;
-                check(quant_quantize(&tf, &tq, &a) == QUANT_OK, "per-channel status", count);
-                h = EMB_HASH0;
-                for (i = 0; i < EMB_ROWS * EMB_CH; ++i) h = emb_hash(h, qs[i]);
-                check(h == emb_expected[count], "per-channel", count);
-                ++count;
-            }
+    for (count = 0; emb_case_at(count, &c); ++count) {
+        const float *s = &emb_scales[c.si];
+        uint32_t h = EMB_HASH0;
+        a = quant_attrs_default();
+        a.rounding = (quant_rounding)c.rnd;
+        a.f8_overflow = (quant_f8_overflow)c.ov;
+        if (c.kind == EMB_QUANT) {
+            quant_tensor tf = ten(QUANT_F32, 1, EMB_N, 1, xs), tq = ten(dts[c.dt], 1, EMB_N, 1, qs);
+            emb_inputs(xs, EMB_N, *s, (uint32_t)(count + 1));
+            a.scales = s; a.n_scales = 1;
+            a.zps = &emb_zps[c.zi]; a.n_zps = 1;
+            check(quant_quantize(&tf, &tq, &a) == QUANT_OK, "quantize status", count);
+            for (i = 0; i < EMB_N; ++i) h = emb_hash(h, qs[i]);
+        } else if (c.kind == EMB_DEQUANT) {
+            static uint8_t codes[256];
+            quant_tensor tq = ten(dts[c.dt], 1, 256, 1, codes), tf = ten(QUANT_F32, 1, 256, 1, ys);
+            for (i = 0; i < 256; ++i) codes[i] = (uint8_t)i;
+            a.scales = s; a.n_scales = 1;
+            a.zps = &emb_zps[c.zi]; a.n_zps = 1;
+            check(quant_dequantize(&tq, &tf, &a) == QUANT_OK, "dequantize status", count);
+            for (i = 0; i < 256; ++i) h = emb_hash(h, emb_u(ys[i]));
+        } else {
+            float sc[EMB_CH];
+            int64_t zp[EMB_CH];
+            quant_tensor tf = c.layout == 0 ? ten(QUANT_F32, 2, EMB_ROWS, EMB_CH, xs) : ten(QUANT_F32, 2, EMB_CH, EMB_ROWS, xs);
+            quant_tensor tq = tf;
+            tq.dtype = dts[c.dt];
+            tq.data = qs;
+            for (i = 0; i < EMB_CH; ++i) { sc[i] = emb_ch_scale(i, c.rnd); zp[i] = emb_ch_zp(i); }
+            emb_inputs(xs, EMB_ROWS * EMB_CH, 0.1f, (uint32_t)(count + 1));
+            a.qtype = QUANT_PER_CHANNEL; a.axis = c.layout == 0 ? 1 : 0;
+            a.scales = sc; a.n_scales = EMB_CH; a.zps = zp; a.n_zps = EMB_CH;
+            check(quant_quantize(&tf, &tq, &a) == QUANT_OK, "per-channel status", count);
+            for (i = 0; i < EMB_ROWS * EMB_CH; ++i) h = emb_hash(h, qs[i]);
+        }
+        check(h == emb_expected[count], c.kind == EMB_QUANT ? "quantize" : c.kind == EMB_DEQUANT ? "dequantize" : "per-channel", count);
+    }
     check(count == EMB_EXPECTED, "case count", count);
 
     /* validation: the status, and dst untouched */
