@@ -167,7 +167,9 @@ extern "C" {
 
 typedef enum quant_dtype {
     QUANT_UNDEF = 0, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32,
-    QUANT_F8_E4M3, QUANT_F8_E5M2
+    QUANT_F8_E4M3, QUANT_F8_E5M2,
+    QUANT_S4, QUANT_U4,    /* two per byte, element 2k in the low nibble of byte k */
+    QUANT_F16, QUANT_BF16  /* binary16 and bfloat16, stored as uint16_t bit patterns */
 } quant_dtype;
 
 typedef struct quant_tensor {
@@ -177,7 +179,7 @@ typedef struct quant_tensor {
     void       *data;
 } quant_tensor;
 
-typedef enum quant_qtype { QUANT_PER_TENSOR = 0, QUANT_PER_CHANNEL = 1 } quant_qtype;
+typedef enum quant_qtype { QUANT_PER_TENSOR = 0, QUANT_PER_CHANNEL = 1, QUANT_PER_GROUP = 2 } quant_qtype;
 
 typedef enum quant_rounding {
     QUANT_ROUND_EXACT = 0, QUANT_ROUND_ONEDNN, QUANT_ROUND_ONNX, QUANT_ROUND_TORCH
@@ -194,6 +196,7 @@ typedef struct quant_attrs {
     size_t            n_zps;
     quant_rounding    rounding;    /* default QUANT_ROUND_EXACT */
     quant_f8_overflow f8_overflow; /* default QUANT_F8_SATURATE */
+    int64_t           group_shape[QUANT_MAX_RANK]; /* per_group: group size along each src dim, >= 1 */
 } quant_attrs;
 
 typedef enum quant_status {
@@ -443,7 +446,7 @@ QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
 
 /* ---- the plan: one validated operation, as the op layer runs it -------- */
 
-enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32 };
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32, QUANT__ZP_S4, QUANT__ZP_U4 };
 
 /* Everything one operation needs, filled in by validation. The op sees a
    tensor as [outer, C, inner] around the channel axis. */
@@ -451,17 +454,25 @@ typedef struct quant__plan {
     unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
     unsigned char  zp_kind;
     unsigned short flags;
-    quant_dtype    qdtype;     /* the quantized side's dtype */
+    unsigned char  qdtype;     /* the quantized side's dtype */
+    /* the general path (>>ops): 16-bit floats, 4-bit integers, groups */
+    unsigned char  general;    /* 1: quant__run_general runs the op */
+    unsigned char  fdtype;     /* the float side's dtype: f32, f16 or bf16 */
+    unsigned char  sdtype;     /* the scales' dtype */
+    unsigned char  qtype, rank, axis;
     const void    *src;
     void          *dst;
     size_t         outer, channels, inner; /* all 0 for an empty tensor */
-    const float   *scales;     /* one, or one per channel */
+    const float   *scales;     /* one, or one per channel (f32 scales only) */
     size_t         n_scales;
     const void    *zps;
     size_t         n_zps;
+    const int64_t *dims;       /* src's */
+    const int64_t *group;      /* per group: the group sizes */
+    const void    *sraw;       /* the scales as given */
 } quant__plan;
 
-QUANT__PRIVATE int quant__is_f8(quant_dtype t)
+QUANT__PRIVATE int quant__is_f8(unsigned t)
 {
     return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2;
 }
@@ -473,6 +484,8 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
     case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
     case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
     case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+    case QUANT__ZP_S4:  return (int32_t)((((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ 8u) - 8;
+    case QUANT__ZP_U4:  return ((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u;
     default: return 0;
     }
 }
@@ -1736,19 +1749,25 @@ QUANT__INLINE uint8_t quant__f8_enc(float x, float v, unsigned f)
     return (uint8_t)(sign | code);
 }
 
+/* One element of f8 quantize: the quotient, then its code. */
+QUANT__INLINE uint8_t quant__q_f8(float x, float s, float r, unsigned f)
+{
+    float v;
+    if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
+    else v = x / s;
+    if (f & QUANT__F_VIA_F16) /* oneDNN's route: to f16 first, sign kept */
+        v = quant__float(quant__bits(quant__f16_round_abs(v)) | (quant__bits(v) & 0x80000000u));
+    return quant__f8_enc(x, v, f);
+}
+
 QUANT__PRIVATE void quant__scalar_f32_to_f8(const float *src, uint8_t *dst, size_t n,
                                             const float *scale, size_t sstep, unsigned f)
 {
     size_t i;
     float s = 0.0f, r = 0.0f;
     for (i = 0; i < n; ++i) {
-        float v;
         if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
-        if (f & QUANT__F_RECIP) { v = src[i] * r; QUANT__FENCE(v); }
-        else v = src[i] / s;
-        if (f & QUANT__F_VIA_F16) /* oneDNN's route: to f16 first, sign kept */
-            v = quant__float(quant__bits(quant__f16_round_abs(v)) | (quant__bits(v) & 0x80000000u));
-        dst[i] = quant__f8_enc(src[i], v, f);
+        dst[i] = quant__q_f8(src[i], s, r, f);
     }
 }
 
@@ -2260,8 +2279,11 @@ QUANT__NOINLINE void quant__exec(const quant__plan *p)
 QUANT__INLINE void quant__exec(const quant__plan *p)
 #endif
 {
+#if QUANT__SIMD_ANY /* a scalar build sends short runs down the general path */
     if ((p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN) quant__run_short(p);
-    else quant__run(p);
+    else
+#endif
+        quant__run(p);
 }
 
 #undef quant__row_f32_to_i8
@@ -2380,13 +2402,68 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 /*  >>ops  Validation and the op layer                                      */
 /* ======================================================================== */
 
-QUANT__PRIVATE size_t quant__dtype_size(quant_dtype t)
+/* bytes per element; 4-bit types count as 1 here (see quant__bytes) */
+QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
 {
     switch (t) {
     case QUANT_F32: case QUANT_S32: return 4;
-    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: return 1;
+    case QUANT_F16: case QUANT_BF16: return 2;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4: return 1;
     default: return 0;
     }
+}
+
+QUANT__PRIVATE int quant__is_4bit(unsigned t) { return t == QUANT_S4 || t == QUANT_U4; }
+QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || t == QUANT_F16 || t == QUANT_BF16; }
+
+/* the bytes n elements of t occupy: 4-bit types pack two to a byte */
+QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
+{
+    return quant__is_4bit(t) ? n / 2 + (n & 1u) : n * quant__dtype_size(t);
+}
+
+/* ---- 16-bit floats --------------------------------------------------- */
+
+/* binary16 to f32, exactly: subnormals are m steps of 2^-24, a normal f32 */
+QUANT__PRIVATE float quant__f16_to_f32(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1Fu) return quant__float(sign | 0x7F800000u | (m << 13)); /* Inf, NaN with its payload */
+    if (e == 0) return quant__float(quant__bits((float)(int32_t)m * quant__float(0x33800000u)) | sign);
+    return quant__float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+QUANT__INLINE float quant__bf16_to_f32(uint16_t h) { return quant__float((uint32_t)h << 16); }
+
+/* f32 to binary16, to nearest even: 65520 and up is Inf, NaN the quiet
+   NaN 0x7E00 with its sign. Below 2^-14, adding 0.5 (whose ulp is f16's
+   subnormal step 2^-24) leaves the rounded count of steps in the low
+   bits; above, the dropped 13 bits are rounded with integer steps. */
+QUANT__PRIVATE uint16_t quant__f32_to_f16(float f)
+{
+    const uint32_t u = quant__bits(f), sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return (uint16_t)(sign | 0x7E00u);
+    if (a >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
+    if (a < 0x38800000u) return (uint16_t)(sign | (quant__bits(quant__float(a) + 0.5f) - 0x3F000000u));
+    return (uint16_t)(sign | ((a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+}
+
+/* f32 to bfloat16, to nearest even (overflow carries into Inf); NaN the
+   quiet NaN 0x7FC0 with its sign */
+QUANT__PRIVATE uint16_t quant__f32_to_bf16(float f)
+{
+    const uint32_t u = quant__bits(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16 & 0x8000u) | 0x7FC0u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* scale i of the op, widened to f32 */
+QUANT__PRIVATE float quant__scale_at(const quant__plan *p, size_t i)
+{
+    const uint16_t *h = (const uint16_t *)p->sraw;
+    if (p->sdtype == QUANT_F16) return quant__f16_to_f32(h[i]);
+    if (p->sdtype == QUANT_BF16) return quant__bf16_to_f32(h[i]);
+    return ((const float *)p->sraw)[i];
 }
 
 /* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
@@ -2429,16 +2506,17 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, 
             if (n > limit) return QUANT_ERR_SHAPE;
         } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
     }
-    if (n > (esize == 4 ? limit / 4 : limit)) return QUANT_ERR_SHAPE; /* bytes */
+    if (n > limit / esize) return QUANT_ERR_SHAPE; /* bytes */
     *count = (size_t)n;
     return QUANT_OK;
 }
 
 /* f32 and s32 elements are read as such, so their data must sit on a
-   4-byte boundary (s8, u8 and f8 data may sit anywhere) */
+   4-byte boundary, f16 and bf16 on a 2-byte one (8- and 4-bit data may
+   sit anywhere) */
 QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
 {
-    return quant__dtype_size(t->dtype) != 4 || ((uintptr_t)t->data & 3u) == 0;
+    return ((uintptr_t)t->data & (quant__dtype_size(t->dtype) - 1u)) == 0;
 }
 
 QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
@@ -2454,13 +2532,21 @@ QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_li
     }
     if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
         return QUANT_ERR_ATTR;
-    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL) return QUANT_ERR_QTYPE;
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && a->qtype != QUANT_PER_GROUP)
+        return QUANT_ERR_QTYPE;
     if (uses_lists) {
         if (a->scales == NULL) return QUANT_ERR_NULL;
         if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
         if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
     }
     return QUANT_OK;
+}
+
+/* Entries of the scale grid along dim d per group: ceil(dims[d] / g[d]). */
+QUANT__PRIVATE uint64_t quant__grid_dim(const quant_tensor *src, const quant_attrs *a, int d)
+{
+    const uint64_t n = (uint64_t)src->dims[d], g = (uint64_t)a->group_shape[d];
+    return n / g + (n % g != 0);
 }
 
 /* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
@@ -2472,18 +2558,21 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
     size_t n;
     quant_status st;
-    int i, axis;
+    int i, axis = 0;
 
-    if (f->dtype != QUANT_F32) return QUANT_ERR_DTYPE;
-    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) &&
+    if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
+    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) && !quant__is_4bit(q->dtype) &&
         !(q->dtype == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
     if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
 #endif
-    /* src is counted as if f32, dst only compared with it: equal dims
-       make an equal count, and the f32 side's byte size is the larger */
-    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
+    /* src is counted with the larger element size, dst only compared with
+       it: equal dims make an equal count */
+    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(q->dtype)
+                                               ? quant__dtype_size(f->dtype) : quant__dtype_size(q->dtype)),
+                           &n)) != QUANT_OK)
+        return st;
     if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
     if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
     for (i = 0; i < src->rank; ++i)
@@ -2492,7 +2581,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
 
     p->quantize = (unsigned char)quantize;
-    p->qdtype = q->dtype;
+    p->qdtype = (unsigned char)q->dtype;
     p->src = src->data;
     p->dst = dst->data;
     p->outer = 1;
@@ -2516,6 +2605,20 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
             for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
         }
     }
+    if (a->qtype == QUANT_PER_GROUP) {
+        for (i = 0; i < QUANT_MAX_RANK; ++i)
+            if (i < src->rank ? a->group_shape[i] < 1 : a->group_shape[i] != 0) return QUANT_ERR_ATTR;
+        /* the grid has at most n entries, or none when n is 0 */
+        *channels = n > 0;
+        for (i = 0; i < src->rank && n > 0; ++i) *channels *= quant__grid_dim(src, a, i);
+    }
+    p->qtype = (unsigned char)a->qtype;
+    p->fdtype = (unsigned char)f->dtype;
+    p->rank = (unsigned char)src->rank;
+    p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
+    p->dims = src->dims;
+    p->group = a->group_shape;
+    p->general = f->dtype != QUANT_F32 || quant__is_4bit(q->dtype) || a->qtype == QUANT_PER_GROUP;
     *count = n;
     return QUANT_OK;
 }
@@ -2526,7 +2629,24 @@ QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
     return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
 }
 
-/* Zero-point count: 1 per tensor; 1 or C per channel. */
+/* Whether a scales or zero-point tensor has the grid's shape: rank 1 (or
+   0 per tensor); per group, rank(src) with the grid's dims, or rank 1 when
+   the grid has at most one dim above 1 (rank 0 when it has none). The
+   element count is checked apart. */
+QUANT__PRIVATE int quant__grid_shape_ok(const quant_tensor *t, const quant_tensor *src, const quant_attrs *a)
+{
+    int d, big = 0;
+    if (a->qtype != QUANT_PER_GROUP) return t->rank == 1 || (t->rank == 0 && a->qtype == QUANT_PER_TENSOR);
+    if (t->rank == src->rank) {
+        for (d = 0; d < src->rank; ++d)
+            if (t->dims[d] < 0 || (uint64_t)t->dims[d] != quant__grid_dim(src, a, d)) return 0;
+        return 1;
+    }
+    for (d = 0; d < src->rank; ++d) big += quant__grid_dim(src, a, d) > 1;
+    return (t->rank == 1 && big <= 1) || (t->rank == 0 && big == 0);
+}
+
+/* Zero-point count: 1 per tensor; 1 or C per channel; 1 or the grid's per group. */
 QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
 {
     if (a->qtype == QUANT_PER_TENSOR) return n == 1;
@@ -2553,7 +2673,7 @@ QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_
     return x < y + nb && y < x + na;
 }
 
-QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
+QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
 {
     static const unsigned by_rounding[4] = {
         QUANT__F_ZP_BEFORE,                  /* exact  */
@@ -2562,7 +2682,7 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
         QUANT__F_RECIP                       /* torch  */
     };
     unsigned f = by_rounding[a->rounding];
-    if (q == QUANT_U8) f |= QUANT__F_U8;
+    if (q == QUANT_U8 || q == QUANT_U4) f |= QUANT__F_U8;
     if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
     if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
     if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
@@ -2571,31 +2691,42 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, quant_dtype q)
 
 /* The scales, from a tensor (dynamic ops) or the attrs' list. Inlined,
    as are the next two, so that validation stays one frame deep. */
-QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a,
+QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
                                                const quant_tensor *scales_t, uint64_t channels)
 {
-    size_t n_sc;
+    size_t n_sc, i;
+    plan->sdtype = QUANT_F32;
     if (scales_t) {
-        if (scales_t->dtype != QUANT_F32) return QUANT_ERR_SCALES;
-        if (scales_t->rank != 1 && !(scales_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_SCALES;
+        if (!quant__is_float(scales_t->dtype)) return QUANT_ERR_SCALES;
+        if (!quant__grid_shape_ok(scales_t, src, a)) return QUANT_ERR_SCALES;
         if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
-        plan->scales = (const float *)scales_t->data;
+        plan->sdtype = (unsigned char)scales_t->dtype;
+        plan->sraw = scales_t->data;
     } else {
         n_sc = a->n_scales;
-        plan->scales = a->scales;
+        plan->sraw = a->scales;
     }
     if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
     plan->n_scales = n_sc;
-    return quant__check_scale_values(plan->scales, n_sc);
+    if (plan->sdtype == QUANT_F32) {
+        plan->scales = (const float *)plan->sraw;
+        return quant__check_scale_values(plan->scales, n_sc);
+    }
+    plan->scales = NULL;
+    plan->general = 1;
+    for (i = 0; i < n_sc; ++i) {
+        const float sc = quant__scale_at(plan, i);
+        if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
+    }
+    return QUANT_OK;
 }
 
 /* The zero points: a tensor (dynamic ops, optional), the attrs' list
    (static ops, optional), or none. */
-QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs *a, int dynamic,
-                                            const quant_tensor *zps_t, uint64_t channels)
+QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
+                                            int dynamic, const quant_tensor *zps_t, uint64_t channels)
 {
     size_t n_zp;
     plan->zps = NULL;
@@ -2605,10 +2736,14 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
         if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
         else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
         else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
+        else if (zps_t->dtype == QUANT_S4) plan->zp_kind = QUANT__ZP_S4;
+        else if (zps_t->dtype == QUANT_U4) plan->zp_kind = QUANT__ZP_U4;
         else return QUANT_ERR_ZPS;
-        if (zps_t->rank != 1 && !(zps_t->rank == 0 && a->qtype == QUANT_PER_TENSOR))
-            return QUANT_ERR_ZPS;
         if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        /* the grid's shape, or one zero point for the whole tensor */
+        if (!quant__grid_shape_ok(zps_t, src, a) &&
+            !(a->qtype == QUANT_PER_GROUP && n_zp == 1 && (zps_t->rank <= 1 || zps_t->rank == src->rank)))
+            return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
         if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
@@ -2624,14 +2759,18 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
 }
 
 /* dst must not overlap what the op still has to read */
-QUANT__INLINE quant_status quant__check_memory(const quant__plan *plan, const quant_tensor *src,
+QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_tensor *src,
                                                const quant_tensor *dst, size_t n)
 {
-    const size_t sbytes = n * quant__dtype_size(src->dtype), dbytes = n * quant__dtype_size(dst->dtype);
-    const size_t zbytes = plan->zp_kind == QUANT__ZP_I64 ? 8u : plan->zp_kind == QUANT__ZP_S32 ? 4u : 1u;
+    const size_t sbytes = quant__bytes(src->dtype, n), dbytes = quant__bytes(dst->dtype, n);
+    const size_t zbytes = plan->zp_kind == QUANT__ZP_I64 ? 8u * plan->n_zps
+                        : plan->zp_kind == QUANT__ZP_S32 ? 4u * plan->n_zps
+                        : plan->zp_kind >= QUANT__ZP_S4 ? quant__bytes(QUANT_S4, plan->n_zps) : plan->n_zps;
     if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (quant__overlap(plan->scales, plan->n_scales * sizeof(float), dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (plan->zps && quant__overlap(plan->zps, plan->n_zps * zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (quant__overlap(plan->sraw, quant__bytes(plan->sdtype, plan->n_scales), dst->data, dbytes))
+        return QUANT_ERR_OVERLAP;
+    if (plan->zps && quant__overlap(plan->zps, zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (plan->zp_kind >= QUANT__ZP_S4) plan->general = 1;
     return QUANT_OK;
 }
 
@@ -2641,7 +2780,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
                                             const quant_attrs *attrs, int quantize, int dynamic,
                                             const quant_tensor *scales_t, const quant_tensor *zps_t)
 {
-    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE };
+    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 } };
     const quant_attrs *a = attrs ? attrs : &defaults;
     size_t n;
     uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
@@ -2652,12 +2791,175 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
     if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
 
-    if ((st = quant__check_scales(plan, a, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
-    if ((st = quant__check_zps(plan, a, dynamic, zps_t, channels)) != QUANT_OK) return st;
+    if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
+    if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
     if ((st = quant__check_memory(plan, src, dst, n)) != QUANT_OK) return st;
 
     plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
     return QUANT_OK;
+}
+
+/* ---- the general path ------------------------------------------------- */
+
+/* elements a SIMD build converts per kernel call on the general path;
+   a scalar build converts one at a time, with no staging buffers, to
+   keep within a firmware stack budget */
+#define QUANT__STAGE 256
+
+/* the group size along dim d: the grid's cell (at most the dim) */
+QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
+{
+    if (p->qtype == QUANT_PER_GROUP)
+        return p->group[d] < p->dims[d] ? (size_t)p->group[d] : (size_t)p->dims[d];
+    if (p->qtype == QUANT_PER_CHANNEL && d == p->axis) return 1;
+    return (size_t)p->dims[d];
+}
+
+#if QUANT__SIMD_ANY
+/* One chunk of len elements from element e, with a scale and zero point
+   per element: the source widened (f16, bf16) or unpacked (4-bit) into a
+   staging buffer, one kernel call, the result narrowed or packed. */
+QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, const float *sc, const int32_t *zp,
+                                float *fbuf, uint8_t *qbuf)
+{
+    const unsigned f = p->flags;
+    const uint16_t *h = (const uint16_t *)p->src;
+    size_t k;
+    if (p->quantize) {
+        const float *x = fbuf;
+        uint8_t *q = quant__is_4bit(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
+        if (p->fdtype == QUANT_F32) x = (const float *)p->src + e;
+        else if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) fbuf[k] = quant__f16_to_f32(h[e + k]);
+        else for (k = 0; k < len; ++k) fbuf[k] = quant__bf16_to_f32(h[e + k]);
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, 1, 0, f);
+        else
+#endif
+            quant__f32_to_i8(x, q, len, sc, 1, zp, 1, 0, f);
+        if (quant__is_4bit(p->qdtype)) {
+            /* saturating to 8 bits, then to 4, is saturating to 4; an even
+               element writes its whole byte, so an odd count's last high
+               nibble is 0 */
+            uint8_t *d = (uint8_t *)p->dst;
+            const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
+            for (k = 0; k < len; ++k) {
+                const size_t i = e + k;
+                int v = p->qdtype == QUANT_U4 ? (int)qbuf[k] : (int)(int8_t)qbuf[k];
+                v = v < lo ? lo : v > hi ? hi : v;
+                if (i & 1u) d[i >> 1] = (uint8_t)(d[i >> 1] | (unsigned)(v & 15) << 4);
+                else d[i >> 1] = (uint8_t)(v & 15);
+            }
+        }
+    } else {
+        float *y = p->fdtype == QUANT_F32 ? (float *)p->dst + e : fbuf;
+        uint16_t *out = (uint16_t *)p->dst + e;
+        if (p->qdtype == QUANT_S32) {
+            quant__i32_to_f32((const int32_t *)p->src + e, y, len, sc, 1, zp, 1, 0);
+#ifndef QUANT_NO_F8
+        } else if (quant__is_f8(p->qdtype)) {
+            quant__f8_to_f32((const uint8_t *)p->src + e, y, len, sc, 1, 0, f);
+#endif
+        } else {
+            const uint8_t *q = (const uint8_t *)p->src + e;
+            if (quant__is_4bit(p->qdtype)) {
+                /* unpacked to bytes: s4 sign-extended to s8 */
+                const uint8_t *b = (const uint8_t *)p->src;
+                const unsigned flip = p->qdtype == QUANT_S4 ? 8u : 0u;
+                for (k = 0; k < len; ++k) {
+                    const size_t i = e + k;
+                    qbuf[k] = (uint8_t)((((unsigned)b[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ flip) - flip);
+                }
+                q = qbuf;
+            }
+            quant__i8_to_f32(q, y, len, sc, 1, zp, 1, 0, f);
+        }
+        if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_f16(fbuf[k]);
+        else if (p->fdtype == QUANT_BF16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_bf16(fbuf[k]);
+    }
+}
+
+#else
+/* Element e with scale s and zero point z, in a scalar build: the scalar
+   kernels' element functions, inlined. */
+QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z)
+{
+    const unsigned f = p->flags;
+    const float r = (f & QUANT__F_RECIP) ? 1.0f / s : 0.0f;
+    const uint16_t *h = (const uint16_t *)p->src;
+    if (p->quantize) {
+        const float x = p->fdtype == QUANT_F32 ? ((const float *)p->src)[e]
+                      : p->fdtype == QUANT_F16 ? quant__f16_to_f32(h[e]) : quant__bf16_to_f32(h[e]);
+        int32_t q;
+        uint8_t *d = (uint8_t *)p->dst;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { d[e] = quant__q_f8(x, s, r, f); return; }
+#endif
+        q = quant__q_int(x, s, r, z, f);
+        if (!quant__is_4bit(p->qdtype)) { d[e] = (uint8_t)q; return; }
+        if (p->qdtype == QUANT_U4) q = q > 15 ? 15 : q;
+        else q = q < -8 ? -8 : q > 7 ? 7 : q;
+        if (e & 1u) d[e >> 1] = (uint8_t)(d[e >> 1] | (unsigned)(q & 15) << 4);
+        else d[e >> 1] = (uint8_t)(q & 15);
+    } else {
+        const uint8_t *b = (const uint8_t *)p->src;
+        float y;
+        if (p->qdtype == QUANT_S32) y = quant__dq_int(((const int32_t *)p->src)[e], s, z);
+#ifndef QUANT_NO_F8
+        else if (quant__is_f8(p->qdtype)) y = quant__f8_dec(b[e], s, f);
+#endif
+        else if (p->qdtype == QUANT_S4) y = quant__dq_int((int32_t)((b[e >> 1] >> ((e & 1u) * 4u) & 15u) ^ 8u) - 8, s, z);
+        else if (p->qdtype == QUANT_U4) y = quant__dq_int(b[e >> 1] >> ((e & 1u) * 4u) & 15u, s, z);
+        else y = quant__dq_int(p->qdtype == QUANT_U8 ? (int32_t)b[e] : (int32_t)(int8_t)b[e], s, z);
+        if (p->fdtype == QUANT_F32) ((float *)p->dst)[e] = y;
+        else ((uint16_t *)p->dst)[e] = p->fdtype == QUANT_F16 ? quant__f32_to_f16(y) : quant__f32_to_bf16(y);
+    }
+}
+#endif
+
+/* The general path: f16 and bf16 tensors and scales, 4-bit tensors and
+   zero points, per-group grids. The tensor is walked a row (its last dim)
+   at a time, in chunks of at most QUANT__STAGE elements, each with its
+   scales and zero points laid out per element. */
+QUANT__NOINLINE void quant__run_general(const quant__plan *p)
+{
+#if QUANT__SIMD_ANY
+    float sc[QUANT__STAGE], fbuf[QUANT__STAGE];
+    int32_t zp[QUANT__STAGE];
+    uint8_t qbuf[QUANT__STAGE];
+    size_t k;
+#endif
+    const int last = p->rank - 1;
+    const size_t row = p->rank ? (size_t)p->dims[last] : 1, rows = p->outer * p->channels * p->inner / row;
+    const size_t gl = p->rank ? quant__cell(p, last) : 1;
+    size_t r, j;
+    for (r = 0; r < rows; ++r) {
+        /* the grid entry of the row's first element, from its index on
+           every dim but the last */
+        size_t base = 0, stride = row / gl + (row % gl != 0), rem = r;
+        int d;
+        for (d = last - 1; d >= 0; --d) {
+            const size_t dim = (size_t)p->dims[d], g = quant__cell(p, d);
+            base += rem % dim / g * stride;
+            stride *= dim / g + (dim % g != 0);
+            rem /= dim;
+        }
+#if QUANT__SIMD_ANY
+        for (j = 0; j < row; j += QUANT__STAGE) {
+            const size_t len = row - j < QUANT__STAGE ? row - j : QUANT__STAGE;
+            for (k = 0; k < len; ++k) {
+                const size_t at = base + (j + k) / gl;
+                sc[k] = quant__scale_at(p, at);
+                zp[k] = quant__zp_at(p, p->n_zps > 1 ? at : 0);
+            }
+            quant__stage(p, r * row + j, len, sc, zp, fbuf, qbuf);
+        }
+#else
+        for (j = 0; j < row; ++j) {
+            const size_t at = base + j / gl;
+            quant__one(p, r * row + j, quant__scale_at(p, at), quant__zp_at(p, p->n_zps > 1 ? at : 0));
+        }
+#endif
+    }
 }
 
 /* Validation runs in its own frame, gone before the kernels run: the
@@ -2670,7 +2972,11 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
     if (st != QUANT_OK) return st;
     if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
-    quant__exec(&p);
+    /* a scalar build takes short runs of one scale element by element: as
+       fast as a kernel call per run, and shallower on the stack */
+    if (p.general || (!QUANT__SIMD_ANY && (p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN))
+        quant__run_general(&p);
+    else quant__exec(&p);
     return QUANT_OK;
 }
 
@@ -2689,6 +2995,14 @@ QUANT__DEF quant_attrs quant_attrs_default(void)
     a.n_zps = 0;
     a.rounding = QUANT_ROUND_EXACT;
     a.f8_overflow = QUANT_F8_SATURATE;
+    /* one store each: a loop here becomes memset, and the copy out memcpy,
+       which a freestanding build may not have */
+    a.group_shape[0] = 0; a.group_shape[1] = 0; a.group_shape[2] = 0; a.group_shape[3] = 0;
+    a.group_shape[4] = 0; a.group_shape[5] = 0; a.group_shape[6] = 0; a.group_shape[7] = 0;
+    a.group_shape[8] = 0; a.group_shape[9] = 0; a.group_shape[10] = 0; a.group_shape[11] = 0;
+#if QUANT_MAX_RANK != 12
+#  error "quant_attrs_default: one store per group_shape entry"
+#endif
     return a;
 }
 
@@ -2793,7 +3107,7 @@ QUANT__DEF const char *quant_status_str(quant_status s)
 }
 
 static const char *const quant__dtype_names[] = {
-    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2"
+    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2", "s4", "u4", "f16", "bf16"
 };
 
 QUANT__DEF const char *quant_dtype_name(quant_dtype t)
@@ -2813,7 +3127,7 @@ QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out
 {
     int i;
     if (name == NULL || out == NULL) return QUANT_ERR_NULL;
-    for (i = QUANT_F32; i <= QUANT_F8_E5M2; ++i)
+    for (i = QUANT_F32; i <= QUANT_BF16; ++i)
         if (quant__streq(name, quant__dtype_names[i])) {
             *out = (quant_dtype)i;
             return QUANT_OK;
@@ -2842,6 +3156,29 @@ QUANT__PRIVATE quant_status quant__parse_i64(const char *s, int64_t *out)
     return QUANT_OK;
 }
 
+/* "1x128": x-separated decimals >= 1, at most QUANT_MAX_RANK of them; sets
+   entries 0..k-1 and clears the rest, or leaves g as it was. */
+QUANT__PRIVATE quant_status quant__parse_groups(const char *s, int64_t *g)
+{
+    int64_t v[QUANT_MAX_RANK];
+    int k = 0, i;
+    for (;;) {
+        int64_t x = 0;
+        const char *start = s;
+        if (k == QUANT_MAX_RANK) return QUANT_ERR_PARSE;
+        for (; *s >= '0' && *s <= '9'; ++s) {
+            if (x > (INT64_MAX - 9) / 10) return QUANT_ERR_PARSE;
+            x = x * 10 + (*s - '0');
+        }
+        if (s == start || x < 1) return QUANT_ERR_PARSE;
+        v[k++] = x;
+        if (*s == '\0') break;
+        if (*s++ != 'x') return QUANT_ERR_PARSE;
+    }
+    for (i = 0; i < QUANT_MAX_RANK; ++i) g[i] = i < k ? v[i] : 0;
+    return QUANT_OK;
+}
+
 QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *names, int n, int *out)
 {
     int i;
@@ -2852,7 +3189,7 @@ QUANT__PRIVATE quant_status quant__pick(const char *value, const char *const *na
 
 QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value)
 {
-    static const char *const qtypes[] = { "per_tensor", "per_channel" };
+    static const char *const qtypes[] = { "per_tensor", "per_channel", "per_group" };
     static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
     static const char *const overflows[] = { "saturate", "inf_nan" };
     quant_status st;
@@ -2864,13 +3201,14 @@ QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const 
         return st;
     }
     if (quant__streq(name, "qtype")) {
-        if ((st = quant__pick(value, qtypes, 2, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
+        if ((st = quant__pick(value, qtypes, 3, &k)) == QUANT_OK) a->qtype = (quant_qtype)k;
         return st;
     }
     if (quant__streq(name, "rounding")) {
         if ((st = quant__pick(value, roundings, 4, &k)) == QUANT_OK) a->rounding = (quant_rounding)k;
         return st;
     }
+    if (quant__streq(name, "group_shape")) return quant__parse_groups(value, a->group_shape);
     if (quant__streq(name, "f8_overflow")) {
         if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
             a->f8_overflow = (quant_f8_overflow)k;

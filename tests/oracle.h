@@ -161,4 +161,47 @@ O_UNUSED static float o_dequant_f8(uint8_t code, float s, int fmt)
     return o_mul(d, s);
 }
 
+/* 16-bit floats: f16 (10 stored mantissa bits, 5 exponent bits) and bf16
+   (7, 8). The value of a code by its definition, and the code of a float
+   rounded to nearest even, found in double: the step at |x|'s binade (or
+   the subnormal step), nearbyint of the exact quotient, overflow to Inf
+   when the rounded value reaches 2^(emax + 1). NaN: the quiet NaN with x's
+   sign (SPEC section 6). */
+O_UNUSED static double o_h_value(uint16_t h, int mbits, int ebits)
+{
+    const int bias = (1 << (ebits - 1)) - 1, e = (h >> mbits) & ((1 << ebits) - 1), m = h & ((1 << mbits) - 1);
+    double v;
+    if (e == (1 << ebits) - 1) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp((double)m, 1 - bias - mbits);
+    else v = ldexp((double)(m + (1 << mbits)), e - bias - mbits);
+    return (h >> (mbits + ebits)) & 1 ? -v : v;
+}
+
+O_UNUSED static uint16_t o_h_code(float x, int mbits, int ebits)
+{
+    const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
+    const uint16_t sign = signbit(x) ? (uint16_t)(1u << (mbits + ebits)) : 0, inf = (uint16_t)(((1 << ebits) - 1) << mbits);
+    double a = fabs((double)x), step, q, val;
+    int e;
+    if (isnan(x)) return (uint16_t)(sign | inf | (1 << (mbits - 1)));
+    if (isinf(x)) return (uint16_t)(sign | inf);
+    if (a == 0) return sign;
+    frexp(a, &e);
+    e -= 1; /* a in [2^e, 2^(e+1)) */
+    if (e < emin) e = emin;
+    step = ldexp(1.0, e - mbits);
+    q = nearbyint(a / step);
+    val = q * step;
+    if (val >= ldexp(1.0, bias + 1)) return (uint16_t)(sign | inf);
+    if (val < ldexp(1.0, emin)) return (uint16_t)(sign | (uint16_t)q);
+    frexp(val, &e);
+    e -= 1;
+    return (uint16_t)(sign | (uint16_t)((e + bias) << mbits) | (uint16_t)(val / ldexp(1.0, e - mbits) - (1 << mbits)));
+}
+
+O_UNUSED static float o_f16_value(uint16_t h) { return (float)o_h_value(h, 10, 5); }
+O_UNUSED static float o_bf16_value(uint16_t h) { return (float)o_h_value(h, 7, 8); }
+O_UNUSED static uint16_t o_f16_code(float x) { return o_h_code(x, 10, 5); }
+O_UNUSED static uint16_t o_bf16_code(float x) { return o_h_code(x, 7, 8); }
+
 #endif

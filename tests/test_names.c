@@ -10,7 +10,7 @@ int main(void)
 {
     check_cpu();
     static const char *dnames[] = { "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2" };
-    static const char *bad_dtypes[] = { "", "F32", "f32 ", " f32", "f16", "s8\n", "undef", "f8", "u8x" };
+    static const char *bad_dtypes[] = { "", "F32", "f32 ", " f32", "f64", "F16", "s8\n", "undef", "f8", "u8x" };
     static const struct { const char *name, *value; quant_status st; } bad[] = {
         { "axis", "", QUANT_ERR_PARSE }, { "axis", "-", QUANT_ERR_PARSE }, { "axis", "+", QUANT_ERR_PARSE },
         { "axis", " 1", QUANT_ERR_PARSE }, { "axis", "1 ", QUANT_ERR_PARSE }, { "axis", "0x10", QUANT_ERR_PARSE },

@@ -126,9 +126,9 @@ int main(void)
     EXPECT(quant_quantize(&f, &t2, &a), QUANT_ERR_SHAPE, "ranks differ");
 
     /* QTYPE */
-    b = a; b.qtype = (quant_qtype)2;
-    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_QTYPE, "qtype 2");
-    EXPECT(quant_dynamic_quantize(&f, &sc, NULL, &q, &b), QUANT_ERR_QTYPE, "qtype 2 dynamic");
+    b = a; b.qtype = (quant_qtype)3;
+    EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_QTYPE, "qtype 3");
+    EXPECT(quant_dynamic_quantize(&f, &sc, NULL, &q, &b), QUANT_ERR_QTYPE, "qtype 3 dynamic");
 
     /* AXIS */
     b = a; b.qtype = QUANT_PER_CHANNEL; b.scales = ch_scales; b.n_scales = 4;

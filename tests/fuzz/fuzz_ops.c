@@ -100,7 +100,7 @@ static int64_t pick_dim(reader *r)
 
 static const quant_dtype wild_dtypes[] = {
     QUANT_UNDEF, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
-    (quant_dtype)7, (quant_dtype)-1, (quant_dtype)1000
+    (quant_dtype)11, (quant_dtype)-1, (quant_dtype)1000 /* 7..10 (section 6) are outside this model */
 };
 
 static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -771,7 +771,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.a = quant_attrs_default();
     {
         const unsigned q = rd8(&r), ax = rd8(&r), ro = rd8(&r), fo = rd8(&r);
-        static const int wild_q[] = { 2, -1, 3, 1000 };
+        static const int wild_q[] = { 4, -1, 3, 1000 }; /* per_group (2) is outside this model */
         static const int64_t wild_axis[] = { INT64_MIN, INT64_MAX, 12, -12, 13, -13, ((int64_t)1 << 32) + 1,
                                              -((int64_t)1 << 32), (int64_t)1 << 31 };
         static const int wild_r[] = { 4, -1, 0x7FFFFFFF, 5 };

@@ -1,0 +1,450 @@
+/* test_formats.c - SPEC section 6 against the oracle: f16 and bf16 sources,
+   destinations and scales, s4 and u4 tensors and zero points, per-group
+   grids (ragged last groups included), per tensor and per channel through
+   the same types, static and dynamic, every rounding. Each buffer is its
+   own allocation of exactly its size. */
+#define QUANT_IMPLEMENTATION
+#include "../quant.h"
+#include "check.h"
+#include "oracle.h"
+#include <math.h>
+
+static const float scales_pool[] = { 1.0f, 0.1f, 0.37f, 3.0f, 0.0625f, 1e-3f, 7.5f, 2.5e-5f,
+                                     1.00048828125f /* 1 + 2^-11: f16 ties */, 1.001953125f /* 1 + 2^-9 */,
+                                     1.00390625f /* 1 + 2^-8: bf16 ties */, 65504.0f, 3.0e38f, 1.5e-5f };
+#define NPOOL (sizeof scales_pool / sizeof scales_pool[0])
+
+static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
+static int isf8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
+static size_t nbytes(quant_dtype t, size_t n)
+{
+    switch (t) {
+    case QUANT_F32: case QUANT_S32: return 4 * n;
+    case QUANT_F16: case QUANT_BF16: return 2 * n;
+    case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
+    default: return n;
+    }
+}
+static void *alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
+
+/* element i of a tensor of dtype t, as the oracle reads it */
+static float get_float(const void *p, quant_dtype t, size_t i)
+{
+    if (t == QUANT_F16) return o_f16_value(((const uint16_t *)p)[i]);
+    if (t == QUANT_BF16) return o_bf16_value(((const uint16_t *)p)[i]);
+    return ((const float *)p)[i];
+}
+static int64_t get_int(const void *p, quant_dtype t, size_t i)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    switch (t) {
+    case QUANT_S8: return (int8_t)b[i];
+    case QUANT_U8: return b[i];
+    case QUANT_S32: return ((const int32_t *)p)[i];
+    case QUANT_S4: { int v = (b[i / 2] >> (4 * (i % 2))) & 15; return v >= 8 ? v - 16 : v; }
+    case QUANT_U4: return (b[i / 2] >> (4 * (i % 2))) & 15;
+    default: return 0;
+    }
+}
+static void put_int(void *p, quant_dtype t, size_t i, int64_t v)
+{
+    uint8_t *b = (uint8_t *)p;
+    switch (t) {
+    case QUANT_S8: case QUANT_U8: b[i] = (uint8_t)v; break;
+    case QUANT_S32: ((int32_t *)p)[i] = (int32_t)v; break;
+    case QUANT_S4: case QUANT_U4:
+        b[i / 2] = (uint8_t)((b[i / 2] & (i % 2 ? 0x0F : 0xF0)) | ((v & 15) << (4 * (i % 2))));
+        break;
+    default: break;
+    }
+}
+static void put_float(void *p, quant_dtype t, size_t i, float v)
+{
+    if (t == QUANT_F16) ((uint16_t *)p)[i] = o_f16_code(v);
+    else if (t == QUANT_BF16) ((uint16_t *)p)[i] = o_bf16_code(v);
+    else ((float *)p)[i] = v;
+}
+
+typedef struct tcase {
+    int rank;
+    int64_t dims[4];
+    quant_qtype qtype;
+    int axis;
+    int64_t group[4];
+} tcase;
+
+/* the grid entry of element i */
+static size_t grid_of(const tcase *c, size_t i, size_t *count)
+{
+    size_t at = 0, stride = 1, rem = i;
+    int d;
+    for (d = c->rank - 1; d >= 0; --d) {
+        const size_t dim = (size_t)c->dims[d];
+        size_t g = c->qtype == QUANT_PER_GROUP ? (size_t)c->group[d]
+                 : c->qtype == QUANT_PER_CHANNEL && d == c->axis ? 1 : dim;
+        size_t gd = (dim + g - 1) / g;
+        at += (rem % dim) / g * stride;
+        stride *= gd;
+        rem /= dim;
+    }
+    *count = stride;
+    return at;
+}
+
+static float random_input(float s)
+{
+    uint32_t r = check_rand();
+    switch (r % 6) {
+    case 0: return ((float)(int)(check_rand() % 41) - 20.0f + 0.5f) * s;    /* ties */
+    case 1: return o_from_bits(check_rand());                               /* any bits */
+    case 2: { static const uint32_t e[] = { 0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x00000001u,
+                                            0x477FF000u, 0x7F7FFFFFu, 0x38800000u, 0x33000000u };
+              return o_from_bits(e[check_rand() % 10]); }
+    default: return ((float)(int)(check_rand() % 4001) - 2000.0f) * 0.01f * s;
+    }
+}
+
+static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, quant_dtype st_dt, int dynamic,
+                int zmode, quant_dtype zt, int rnd, int ov)
+{
+    size_t n = 1, i, ns, nz;
+    int d;
+    quant_dtype srct = quantize ? ft : qt, dstt = quantize ? qt : ft;
+    void *src, *dst, *sc, *zp = NULL;
+    float *scf;
+    int64_t *zp64;
+    quant_tensor ts, td, tsc, tz;
+    quant_attrs a = quant_attrs_default();
+    quant_status st;
+    for (d = 0; d < c->rank; ++d) n *= (size_t)c->dims[d];
+    grid_of(c, 0, &ns);
+    nz = zmode == 0 ? 0 : zmode == 1 ? 1 : ns;
+    if (isf8(qt) && zmode) nz = 0;
+    src = alloc(nbytes(srct, n));
+    dst = alloc(nbytes(dstt, n));
+    sc = alloc(nbytes(dynamic ? st_dt : QUANT_F32, ns));
+    scf = (float *)alloc(ns * 4);
+    zp64 = (int64_t *)alloc(nz * 8);
+    if (nz) zp = alloc(nbytes(dynamic ? zt : QUANT_S32, nz));
+    memset(dst, 0xA5, nbytes(dstt, n));
+    for (i = 0; i < ns; ++i) {
+        float s = scales_pool[check_rand() % NPOOL] * (check_rand() % 2 ? -1.0f : 1.0f);
+        if (dynamic) {
+            put_float(sc, st_dt, i, s);
+            if (isinf(get_float(sc, st_dt, i))) put_float(sc, st_dt, i, 1.0f); /* past f16's range */
+            s = get_float(sc, st_dt, i);
+        }
+        else ((float *)sc)[i] = s;
+        scf[i] = s;
+    }
+    for (i = 0; i < nz; ++i) {
+        quant_dtype zz = dynamic ? zt : QUANT_S32;
+        int64_t v = (int64_t)(check_rand() % 40) - 20;
+        if (zz == QUANT_U4 || zz == QUANT_U8) v = (int64_t)(check_rand() % 16);
+        if (zz == QUANT_S4) v = (int64_t)(check_rand() % 16) - 8;
+        if (!dynamic && check_rand() % 4 == 0) v = (int64_t)(int32_t)check_rand();
+        if (dynamic) { put_int(zp, zz, i, v); v = get_int(zp, zz, i); }
+        zp64[i] = v;
+    }
+    if (quantize) {
+        for (i = 0; i < n; ++i) put_float(src, ft, i, random_input(scf[0]));
+    } else {
+        for (i = 0; i < n; ++i) {
+            int64_t v = (int64_t)check_rand();
+            if (qt == QUANT_S32) { if (check_rand() % 2) v = (int64_t)(check_rand() % 2001) - 1000; put_int(src, qt, i, v); }
+            else if (is4(qt)) put_int(src, qt, i, v);
+            else ((uint8_t *)src)[i] = (uint8_t)v;
+        }
+        if (is4(qt) && n % 2) ((uint8_t *)src)[n / 2] &= 0x0F;
+    }
+    memset(&ts, 0, sizeof ts);
+    ts.rank = c->rank;
+    memcpy(ts.dims, c->dims, sizeof c->dims);
+    td = ts;
+    ts.dtype = srct; ts.data = src;
+    td.dtype = dstt; td.data = dst;
+    a.qtype = c->qtype;
+    a.axis = c->axis;
+    memcpy(a.group_shape, c->group, sizeof c->group);
+    a.rounding = (quant_rounding)rnd;
+    a.f8_overflow = (quant_f8_overflow)ov;
+    memset(&tsc, 0, sizeof tsc);
+    memset(&tz, 0, sizeof tz);
+    if (dynamic) {
+        /* the grid as a tensor of src's rank */
+        tsc.dtype = st_dt; tsc.rank = c->rank; tsc.data = sc;
+        for (d = 0; d < c->rank; ++d) {
+            int64_t g = c->qtype == QUANT_PER_GROUP ? c->group[d] : c->qtype == QUANT_PER_CHANNEL && d == c->axis ? 1 : c->dims[d];
+            tsc.dims[d] = (c->dims[d] + g - 1) / g;
+        }
+        if (c->qtype != QUANT_PER_GROUP) { tsc.rank = 1; tsc.dims[0] = (int64_t)ns; }
+        tz = tsc;
+        tz.dtype = zt; tz.data = zp;
+        if (nz == 1) { tz.rank = 1; tz.dims[0] = 1; }
+        st = quantize ? quant_dynamic_quantize(&ts, &tsc, nz ? &tz : NULL, &td, &a)
+                      : quant_dynamic_dequantize(&ts, &tsc, nz ? &tz : NULL, &td, &a);
+    } else {
+        a.scales = (const float *)sc; a.n_scales = ns;
+        if (nz) { a.zps = zp64; a.n_zps = nz; }
+        st = quantize ? quant_quantize(&ts, &td, &a) : quant_dequantize(&ts, &td, &a);
+    }
+    CHECK(st == QUANT_OK, "%s %s->%s qtype %d rank %d: status %s", dynamic ? "dynamic" : "static",
+          quant_dtype_name(srct), quant_dtype_name(dstt), (int)c->qtype, c->rank, quant_status_str(st));
+    if (st != QUANT_OK) goto out;
+    for (i = 0; i < n; ++i) {
+        size_t cnt, g = grid_of(c, i, &cnt);
+        const float s = scf[g];
+        const int64_t z = nz == 0 ? 0 : zp64[nz == 1 ? 0 : g];
+        if (quantize) {
+            const float x = get_float(src, ft, i);
+            int64_t want, got;
+            if (isf8(qt)) {
+                want = o_quant_f8(x, s, rnd, qt == QUANT_F8_E5M2, ov);
+                got = ((uint8_t *)dst)[i];
+            } else {
+                const int64_t lo = qt == QUANT_S8 ? -128 : qt == QUANT_S4 ? -8 : 0;
+                const int64_t hi = qt == QUANT_S8 ? 127 : qt == QUANT_U8 ? 255 : qt == QUANT_S4 ? 7 : 15;
+                want = o_quant_int(x, s, z, rnd, lo, hi);
+                got = get_int(dst, qt, i);
+            }
+            CHECK(got == want, "quantize %s->%s rnd %d qtype %d [%zu] x=%a s=%a z=%lld: got %lld want %lld",
+                  quant_dtype_name(ft), quant_dtype_name(qt), rnd, (int)c->qtype, i, (double)x, (double)s,
+                  (long long)z, (long long)got, (long long)want);
+        } else {
+            float y;
+            uint32_t want, got;
+            if (isf8(qt)) y = o_dequant_f8_r(((uint8_t *)src)[i], s, qt == QUANT_F8_E5M2, rnd);
+            else y = o_dequant_int(get_int(src, qt, i), s, z);
+            if (ft == QUANT_F32) { want = check_bits_float(y); got = check_bits_float(((float *)dst)[i]); }
+            else { want = ft == QUANT_F16 ? o_f16_code(y) : o_bf16_code(y); got = ((uint16_t *)dst)[i]; }
+            CHECK(got == want, "dequantize %s->%s qtype %d [%zu] q=%lld s=%a z=%lld: got 0x%x want 0x%x",
+                  quant_dtype_name(qt), quant_dtype_name(ft), (int)c->qtype, i, (long long)get_int(src, qt, i),
+                  (double)s, (long long)z, got, want);
+        }
+    }
+    if (quantize && is4(qt) && n % 2)
+        CHECK((((uint8_t *)dst)[n / 2] >> 4) == 0, "odd count: last high nibble 0x%x", ((uint8_t *)dst)[n / 2] >> 4);
+out:
+    free(src); free(dst); free(sc); free(scf); free(zp64); free(zp);
+}
+
+
+static quant_tensor tensor(quant_dtype t, int rank, const int64_t *dims, void *data)
+{
+    quant_tensor x;
+    memset(&x, 0, sizeof x);
+    x.dtype = t; x.rank = rank; x.data = data;
+    if (rank) memcpy(x.dims, dims, (size_t)rank * sizeof *dims);
+    return x;
+}
+
+/* bad input of section 6: the status, and dst untouched */
+static void validation(void)
+{
+    static float xs[64], s8s[64];
+    static uint16_t hs[65], h_scales[16];
+    static uint8_t dst[64], before[64], codes[64];
+    const int64_t d2[2] = { 4, 6 }, g22[2] = { 2, 2 }, gd[2] = { 4, 3 }, one[1] = { 1 }, six[1] = { 6 };
+    quant_tensor x = tensor(QUANT_F32, 2, d2, xs), q = tensor(QUANT_S4, 2, d2, dst), sc, zp;
+    quant_attrs a = quant_attrs_default();
+    int i;
+    quant_status st;
+#define EXPECT(call, want)                                                                         \
+    do {                                                                                            \
+        memset(dst, 0x5A, sizeof dst); memcpy(before, dst, sizeof dst);                             \
+        st = (call);                                                                                \
+        CHECK(st == (want), "line %d: %s, want %s", __LINE__, quant_status_str(st), quant_status_str(want)); \
+        if ((want) != QUANT_OK) CHECK(memcmp(dst, before, sizeof dst) == 0, "line %d: dst changed", __LINE__); \
+    } while (0)
+    for (i = 0; i < 64; ++i) { xs[i] = (float)i * 0.25f - 3.0f; s8s[i] = 0.5f; codes[i] = (uint8_t)(i * 37); }
+    for (i = 0; i < 16; ++i) h_scales[i] = 0x3C00; /* 1.0 in f16 */
+    a.qtype = QUANT_PER_GROUP;
+    a.scales = s8s;
+    /* grid of 2x2 groups over [4, 6]: 2 x 3 entries */
+    a.group_shape[0] = 2; a.group_shape[1] = 2; a.n_scales = 6;
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_OK);
+    a.n_scales = 5;
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_ERR_SCALES);
+    a.n_scales = 6; a.group_shape[1] = 0;
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_ERR_ATTR);
+    a.group_shape[1] = -2;
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_ERR_ATTR);
+    a.group_shape[1] = 2; a.group_shape[2] = 1; /* set past rank */
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_ERR_ATTR);
+    a.group_shape[2] = 0;
+    a.group_shape[1] = 7; a.n_scales = 2; /* a group past the dim is the whole dim */
+    EXPECT(quant_quantize(&x, &q, &a), QUANT_OK);
+    a.group_shape[1] = 2; a.n_scales = 6;
+    /* dynamic: grid-shaped tensors */
+    sc = tensor(QUANT_F16, 2, d2, h_scales); sc.dims[0] = 2; sc.dims[1] = 3;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_OK);
+    sc.dims[1] = 2; sc.dims[0] = 3; /* 6 entries, the wrong shape */
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALES);
+    sc = tensor(QUANT_F16, 1, six, h_scales); /* 1-D, but the grid has two dims above 1 */
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALES);
+    sc = tensor(QUANT_S8, 2, g22, h_scales); sc.dims[1] = 3;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALES);
+    sc.dtype = QUANT_BF16;
+    zp = tensor(QUANT_U4, 1, one, codes);
+    EXPECT(quant_dynamic_quantize(&x, &sc, &zp, &q, &a), QUANT_OK); /* one zero point for all */
+    zp = tensor(QUANT_U4, 2, g22, codes); zp.dims[1] = 3;
+    EXPECT(quant_dynamic_quantize(&x, &sc, &zp, &q, &a), QUANT_OK);
+    zp.dims[1] = 2;
+    EXPECT(quant_dynamic_quantize(&x, &sc, &zp, &q, &a), QUANT_ERR_ZPS);
+    zp.dtype = QUANT_F16; zp.dims[1] = 3;
+    EXPECT(quant_dynamic_quantize(&x, &sc, &zp, &q, &a), QUANT_ERR_ZPS);
+    /* 1-D scales when one grid dim is above 1 */
+    a.group_shape[0] = 4; a.group_shape[1] = 2;
+    sc = tensor(QUANT_BF16, 1, d2 + 0, h_scales); sc.dims[0] = 3;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_OK);
+    a.group_shape[0] = 2;
+    /* scale values */
+    sc = tensor(QUANT_F16, 2, gd, h_scales); sc.dims[0] = 2; sc.dims[1] = 3;
+    h_scales[4] = 0x0000;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALE_VALUE);
+    h_scales[4] = 0x7C00;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALE_VALUE);
+    h_scales[4] = 0x0001; /* 2^-24: fine in f16 */
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_OK);
+    sc.dtype = QUANT_BF16; /* 0x0001 in bf16 is 2^-133 */
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_SCALE_VALUE);
+    h_scales[4] = 0x3C00;
+    /* alignment of 16-bit data */
+    sc.data = (uint8_t *)h_scales + 1;
+    EXPECT(quant_dynamic_quantize(&x, &sc, NULL, &q, &a), QUANT_ERR_ALIGN);
+    sc.data = h_scales;
+    {
+        quant_tensor xh = tensor(QUANT_F16, 2, d2, (uint8_t *)hs + 1);
+        EXPECT(quant_quantize(&xh, &q, &a), QUANT_ERR_ALIGN);
+        xh.data = hs;
+        EXPECT(quant_quantize(&xh, &q, &a), QUANT_OK);
+    }
+    /* types */
+    {
+        quant_tensor xh = tensor(QUANT_F16, 2, d2, hs), y16 = tensor(QUANT_F16, 2, d2, dst), y32 = tensor(QUANT_S32, 2, d2, dst);
+        EXPECT(quant_quantize(&xh, &y16, &a), QUANT_ERR_DTYPE);
+        EXPECT(quant_quantize(&xh, &y32, &a), QUANT_ERR_DTYPE);
+        q.data = codes;
+        EXPECT(quant_dequantize(&q, &y16, &a), QUANT_OK);
+        y16.dtype = QUANT_S8;
+        EXPECT(quant_dequantize(&q, &y16, &a), QUANT_ERR_DTYPE);
+        q.data = dst;
+    }
+    /* overlap: a 4-bit tensor of 5 elements takes 3 bytes */
+    {
+        const int64_t five[1] = { 5 };
+        static uint8_t buf[16];
+        quant_tensor q5 = tensor(QUANT_U4, 1, five, buf), y = tensor(QUANT_BF16, 1, five, buf + 4);
+        quant_attrs t = quant_attrs_default();
+        float s1 = 1.0f;
+        t.scales = &s1; t.n_scales = 1;
+        CHECK(quant_dequantize(&q5, &y, &t) == QUANT_OK, "adjacent: ok");
+        y.data = buf + 2;
+        CHECK(quant_dequantize(&q5, &y, &t) == QUANT_ERR_OVERLAP, "dst on the packed tensor's last byte");
+        {
+            quant_tensor x5 = tensor(QUANT_BF16, 1, five, buf), q3 = tensor(QUANT_S4, 1, five, buf + 9);
+            CHECK(quant_quantize(&x5, &q3, &t) == QUANT_ERR_OVERLAP, "packed dst on the last source byte");
+            q3.data = buf + 10;
+            CHECK(quant_quantize(&x5, &q3, &t) == QUANT_OK, "packed dst after the source");
+        }
+    }
+    /* an empty tensor per group: the grid has no entries */
+    {
+        const int64_t d0[2] = { 0, 5 };
+        quant_tensor e = tensor(QUANT_BF16, 2, d0, NULL), eq = tensor(QUANT_U4, 2, d0, NULL);
+        a.n_scales = 0;
+        EXPECT(quant_quantize(&e, &eq, &a), QUANT_OK);
+        a.n_scales = 3;
+        EXPECT(quant_quantize(&e, &eq, &a), QUANT_ERR_SCALES);
+    }
+    /* names and attributes */
+    {
+        quant_attrs b = quant_attrs_default();
+        quant_dtype t;
+        static const char *const names[] = { "s4", "u4", "f16", "bf16" };
+        for (i = 0; i < 4; ++i) {
+            CHECK(quant_dtype_from_name(names[i], &t) == QUANT_OK && t == (quant_dtype)(QUANT_S4 + i), "name %s", names[i]);
+            CHECK(strcmp(quant_dtype_name((quant_dtype)(QUANT_S4 + i)), names[i]) == 0, "name of %d", i);
+        }
+        CHECK(quant_attrs_set(&b, "qtype", "per_group") == QUANT_OK && b.qtype == QUANT_PER_GROUP, "per_group");
+        b.group_shape[5] = 9;
+        CHECK(quant_attrs_set(&b, "group_shape", "1x128") == QUANT_OK && b.group_shape[0] == 1 &&
+              b.group_shape[1] == 128 && b.group_shape[2] == 0 && b.group_shape[5] == 0, "1x128");
+        CHECK(quant_attrs_set(&b, "group_shape", "32") == QUANT_OK && b.group_shape[0] == 32 && b.group_shape[1] == 0, "32");
+        {
+            static const char *const bad[] = { "", "0x4", "4x", "x4", "4x0", "-1", "4 x 4", "1x2x3x4x5x6x7x8x9x10x11x12x13",
+                                               "99999999999999999999", "4x+4" };
+            for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+                CHECK(quant_attrs_set(&b, "group_shape", bad[i]) == QUANT_ERR_PARSE && b.group_shape[0] == 32 &&
+                      b.group_shape[1] == 0, "group_shape \"%s\" rejected, attrs unchanged", bad[i]);
+            }
+        }
+        CHECK(quant_attrs_set(&b, "group_shape", "1x2x3x4x5x6x7x8x9x10x11x12") == QUANT_OK && b.group_shape[11] == 12, "12 entries");
+    }
+#undef EXPECT
+}
+
+static tcase random_case(void)
+{
+    tcase c;
+    int d;
+    memset(&c, 0, sizeof c);
+    c.rank = 1 + (int)(check_rand() % 4);
+    for (d = 0; d < c.rank; ++d) {
+        c.dims[d] = 1 + (int64_t)(check_rand() % (d == c.rank - 1 ? 300 : 7));
+        c.group[d] = 1 + (int64_t)(check_rand() % (uint32_t)(c.dims[d] + 1)); /* ragged, and past the dim */
+    }
+    if (check_rand() % 3 == 0) c.group[c.rank - 1] = (int64_t)(32 << (check_rand() % 3)); /* LLM-like */
+    c.qtype = (quant_qtype)(check_rand() % 3);
+    c.axis = (int)(check_rand() % (uint32_t)c.rank);
+    if (c.qtype != QUANT_PER_GROUP) memset(c.group, 0, sizeof c.group);
+    return c;
+}
+
+/* every f32 bit pattern in shard k of n, narrowed to f16 and bf16 */
+static int sweep(unsigned k, unsigned n)
+{
+    const uint64_t lo = ((uint64_t)1 << 32) * k / n, hi = ((uint64_t)1 << 32) * (k + 1) / n;
+    uint64_t u;
+    for (u = lo; u < hi; ++u) {
+        const float x = o_from_bits((uint32_t)u);
+        const uint16_t h = quant__f32_to_f16(x), b = quant__f32_to_bf16(x);
+        const uint16_t wh = o_f16_code(x), wb = o_bf16_code(x);
+        ++check_count;
+        if (h != wh || b != wb) CHECK(0, "0x%08x: f16 0x%04x want 0x%04x, bf16 0x%04x want 0x%04x", (unsigned)u, h, wh, b, wb);
+    }
+    ++check_count;
+    return check_done("test_formats all");
+}
+
+int main(int argc, char **argv)
+{
+    static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
+    static const quant_dtype qdst[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+    static const quant_dtype qsrc[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4 };
+    int it;
+    check_cpu();
+    if (argc == 4 && strcmp(argv[1], "all") == 0) return sweep((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
+    {
+        /* every 16-bit code widened */
+        uint32_t u;
+        for (u = 0; u < 65536; ++u) {
+            const float h = quant__f16_to_f32((uint16_t)u), b = quant__bf16_to_f32((uint16_t)u);
+            const float wh = o_f16_value((uint16_t)u), wb = o_bf16_value((uint16_t)u);
+            CHECK((isnan(h) && isnan(wh)) || check_bits_float(h) == check_bits_float(wh), "f16 0x%04x widened", (unsigned)u);
+            CHECK((isnan(b) && isnan(wb)) || check_bits_float(b) == check_bits_float(wb), "bf16 0x%04x widened", (unsigned)u);
+        }
+    }
+    validation();
+    for (it = 0; it < 6000; ++it) {
+        const tcase c = random_case();
+        const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);
+        const quant_dtype ft = floats[check_rand() % 3];
+        const quant_dtype qt = quantize ? qdst[check_rand() % 6] : qsrc[check_rand() % 7];
+        const quant_dtype sdt = floats[check_rand() % 3], zt = zts[check_rand() % 5];
+        const int zmode = (int)(check_rand() % 3), rnd = (int)(check_rand() % 4), ov = (int)(check_rand() % 2);
+        run(&c, quantize, ft, qt, sdt, dynamic, zmode, zt, rnd, ov);
+    }
+    return check_done("test_formats");
+}
