@@ -233,6 +233,21 @@ QUANT_API void quant_f32_to_f8_e4m3(const float *src, uint8_t *dst, size_t n, fl
 QUANT_API void quant_f32_to_f8_e5m2(const float *src, uint8_t *dst, size_t n, float scale);
 QUANT_API void quant_f8_e4m3_to_f32(const uint8_t *src, float *dst, size_t n, float scale);
 QUANT_API void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, float scale);
+/* 16-bit float rows, exact rounding: bf16 or f16 bit patterns in. */
+QUANT_API void quant_bf16_to_s8(const uint16_t *src, int8_t *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_bf16_to_u8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_f16_to_s8(const uint16_t *src, int8_t *dst, size_t n, float scale, int32_t zp);
+QUANT_API void quant_f16_to_u8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp);
+/* Packed 4-bit weight rows (element 2k in the low nibble of byte k), one
+   scale and zero point per group of g elements: element i uses scales[i / g]
+   and zero point i / g of zps, packed like src (NULL: all 0); g 0: one
+   group. dst gets fl((q - z) * s), as f32 or rounded once more to f16/bf16. */
+QUANT_API void quant_u4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+QUANT_API void quant_u4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+QUANT_API void quant_u4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+QUANT_API void quant_s4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+QUANT_API void quant_s4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+QUANT_API void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
 
 /* Names and parsing. Strings are exact: no blanks, exact case. */
 QUANT_API const char  *quant_status_str(quant_status s);
@@ -739,6 +754,12 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__vi QUANT__SFX(quant__vi)
 #define quant__vm QUANT__SFX(quant__vm)
 #define quant__zero_nan QUANT__SFX(quant__zero_nan)
+#define quant__v_w4_body QUANT__SFX(quant__v_w4_body)
+#define quant__v_w4_run QUANT__SFX(quant__v_w4_run)
+#define quant__v_f16 QUANT__SFX(quant__v_f16)
+#define quant__v_bf16 QUANT__SFX(quant__v_bf16)
+#define quant__zip QUANT__SFX(quant__zip)
+#define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
@@ -834,6 +855,12 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
     else _mm_storeu_si128((__m128i *)(void *)p, q);
 }
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm_stream_ps(p, v); }
+/* lanes of a and b interleaved: a0 b0 a1 b1 ... in *lo, the rest in *hi */
+QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf *hi)
+{
+    *lo = _mm_unpacklo_ps(a, b);
+    *hi = _mm_unpackhi_ps(a, b);
+}
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT__PASS == QUANT_SIMD_AVX2
@@ -895,6 +922,12 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
     else _mm256_storeu_si256((__m256i *)(void *)p, q);
 }
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm256_stream_ps(p, v); }
+QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf *hi)
+{
+    const __m256 l = _mm256_unpacklo_ps(a, b), h = _mm256_unpackhi_ps(a, b); /* within 128-bit halves */
+    *lo = _mm256_permute2f128_ps(l, h, 0x20);
+    *hi = _mm256_permute2f128_ps(l, h, 0x31);
+}
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT__PASS == QUANT_SIMD_AVX512
@@ -976,6 +1009,13 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
     else _mm512_storeu_si512((void *)p, q);
 }
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { _mm512_stream_ps(p, v); }
+QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf *hi)
+{
+    const __m512i il = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    const __m512i ih = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+    *lo = _mm512_permutex2var_ps(a, il, b);
+    *hi = _mm512_permutex2var_ps(a, ih, b);
+}
 #define QUANT__SCALES_OK(s) 1
 #elif QUANT__PASS == QUANT_SIMD_NEON
 #define QUANT__W 4
@@ -1088,6 +1128,12 @@ QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi 
     else vst1q_u8(p, vcombine_u8(vqmovun_s16(ab), vqmovun_s16(cd)));
 }
 QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
+QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf *hi)
+{
+    const float32x4x2_t z = vzipq_f32(a, b);
+    *lo = z.val[0];
+    *hi = z.val[1];
+}
 #endif
 
 #ifndef QUANT__CVT_NEEDS_RANGE
@@ -2084,6 +2130,202 @@ QUANT__PRIVATE void quant__simd_f8_to_f32_x86(const uint8_t *src, float *dst, si
 #endif
 #endif /* QUANT_NO_F8 */
 
+/* ---- >>unit half: f16 and bf16 <-> f32 --------------------------------- */
+#if QUANT__PART == 1
+
+/* binary16 to f32, exactly: subnormals are m steps of 2^-24, a normal f32 */
+QUANT__PRIVATE float quant__f16_to_f32(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1Fu) return quant__float(sign | 0x7F800000u | (m << 13)); /* Inf, NaN with its payload */
+    if (e == 0) return quant__float(quant__bits((float)(int32_t)m * quant__float(0x33800000u)) | sign);
+    return quant__float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+QUANT__INLINE float quant__bf16_to_f32(uint16_t h) { return quant__float((uint32_t)h << 16); }
+
+/* f32 to binary16, to nearest even: 65520 and up is Inf, NaN the quiet
+   NaN 0x7E00 with its sign. Below 2^-14, adding 0.5 (whose ulp is f16's
+   subnormal step 2^-24) leaves the rounded count of steps in the low
+   bits; above, the dropped 13 bits are rounded with integer steps. */
+QUANT__PRIVATE uint16_t quant__f32_to_f16(float f)
+{
+    const uint32_t u = quant__bits(f), sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return (uint16_t)(sign | 0x7E00u);
+    if (a >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
+    if (a < 0x38800000u) return (uint16_t)(sign | (quant__bits(quant__float(a) + 0.5f) - 0x3F000000u));
+    return (uint16_t)(sign | ((a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+}
+
+/* f32 to bfloat16, to nearest even (overflow carries into Inf); NaN the
+   quiet NaN 0x7FC0 with its sign */
+QUANT__PRIVATE uint16_t quant__f32_to_bf16(float f)
+{
+    const uint32_t u = quant__bits(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16 & 0x8000u) | 0x7FC0u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+#endif
+
+/* ---- >>unit weights4: packed 4-bit rows, a scale per group (w4) --------- */
+/* Weight decompression: element i of a packed s4/u4 row uses scales[i / g]
+   and zero point i / g of zps (packed like the row; NULL: 0). Written in
+   plain C and compiled per backend (part 2), where the compiler
+   vectorizes it for that backend's instruction set: every step is exact
+   integer work or one rounding, so the bits are the scalar ones. */
+#if QUANT__PART == 1
+
+enum { QUANT__W4_F32 = 0, QUANT__W4_F16 = 1, QUANT__W4_BF16 = 2 };
+
+/* nibble i of a packed row, sign-extended when sgn */
+QUANT__INLINE int32_t quant__nib(const uint8_t *p, size_t i, unsigned sgn)
+{
+    const unsigned v = (unsigned)p[i >> 1] >> ((i & 1u) * 4u) & 15u, flip = sgn ? 8u : 0u;
+    return (int32_t)(v ^ flip) - (int32_t)flip;
+}
+
+QUANT__INLINE void quant__w4_put(void *dst, size_t i, float y, unsigned out)
+{
+    if (out == QUANT__W4_F32) ((float *)dst)[i] = y;
+    else if (out == QUANT__W4_F16) ((uint16_t *)dst)[i] = quant__f32_to_f16(y);
+    else ((uint16_t *)dst)[i] = quant__f32_to_bf16(y);
+}
+
+/* fl((q - z) * s): q - z is a small exact integer here */
+QUANT__INLINE void quant__w4_body(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
+                                  size_t g, const unsigned sgn, const unsigned out)
+{
+    const unsigned flip = sgn ? 8u : 0u;
+    size_t i0, gi = 0;
+    if (g == 0 || g > n) g = n;
+    for (i0 = 0; i0 < n; i0 += g, ++gi) {
+        const size_t len = n - i0 < g ? n - i0 : g, end = i0 + len;
+        const float s = scales[gi];
+        const int32_t z = zps ? quant__nib(zps, gi, sgn) : 0;
+        size_t i = i0;
+        if (i & 1u) { quant__w4_put(dst, i, (float)(quant__nib(src, i, sgn) - z) * s, out); ++i; }
+        for (; i + 2 <= end; i += 2) { /* a whole byte: two elements */
+            const unsigned b = src[i >> 1];
+            const int32_t lo = (int32_t)((b & 15u) ^ flip) - (int32_t)flip, hi = (int32_t)((b >> 4) ^ flip) - (int32_t)flip;
+            quant__w4_put(dst, i, (float)(lo - z) * s, out);
+            quant__w4_put(dst, i + 1, (float)(hi - z) * s, out);
+        }
+        if (i < end) quant__w4_put(dst, i, (float)(quant__nib(src, i, sgn) - z) * s, out);
+    }
+}
+
+QUANT__PRIVATE void quant__scalar_w4(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
+                                     size_t g, unsigned sgn, unsigned out)
+{
+    quant__w4_body(src, dst, n, scales, zps, g, sgn, out);
+}
+
+#elif QUANT__PART == 2
+
+/* quant__f32_to_bf16 and quant__f32_to_f16 on a vector, as int32 lanes */
+QUANT__INLINE quant__vi quant__v_bf16(quant__vf y)
+{
+    const quant__vi u = quant__asi(y), hi = quant__srl(u, 16);
+    const quant__vi r = quant__srl(quant__addi(quant__addi(u, quant__seti(0x7FFF)), quant__and(hi, quant__seti(1))), 16);
+    const quant__vm nan = quant__gt(quant__and(u, quant__seti(0x7FFFFFFF)), quant__seti(0x7F800000));
+    return quant__sel(nan, quant__or(quant__and(hi, quant__seti(0x8000)), quant__seti(0x7FC0)), quant__and(r, quant__seti(0xFFFF)));
+}
+QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
+{
+    const quant__vi u = quant__asi(y), a = quant__and(u, quant__seti(0x7FFFFFFF));
+    const quant__vi sign = quant__and(quant__srl(u, 16), quant__seti(0x8000));
+    const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__setf(0.5f))), quant__seti(0x3F000000));
+    const quant__vi nrm = quant__srl(quant__addi(quant__addi(a, quant__seti(0xFFF - (112 << 23))),
+                                                 quant__and(quant__srl(a, 13), quant__seti(1))), 13);
+    quant__vi r = quant__sel(quant__gt(quant__seti(0x38800000), a), sub, nrm);
+    r = quant__sel(quant__gt(a, quant__seti(0x477FEFFF)), quant__seti(0x7C00), r);
+    r = quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7E00), r);
+    return quant__or(r, sign);
+}
+
+/* Whole bytes from element i (even) to end, 2 * QUANT__W elements at a
+   time: W bytes give the even elements (low nibbles) and the odd ones
+   (high nibbles) as two vectors; a 16-bit result packs each pair into one
+   32-bit lane, a 32-bit one interleaves them. Returns where it stopped. */
+QUANT__INLINE size_t quant__v_w4_run(const uint8_t *src, void *dst, size_t i, size_t end, float s, int32_t z,
+                                     const unsigned sgn, const unsigned out)
+{
+    const quant__vf vs = quant__setf(s);
+    const quant__vi vz = quant__seti(z), m15 = quant__seti(15), m8 = quant__seti(8);
+    if (!QUANT__SCALES_OK(vs)) return i;
+    for (; i + 2 * QUANT__W <= end; i += 2 * QUANT__W) {
+        const quant__vi b = quant__ld8(src + (i >> 1), 0);
+        quant__vi lo = quant__and(b, m15), hi = quant__srl(b, 4);
+        quant__vf yl, yh;
+        if (sgn) { /* v - 2 * (v & 8) sign-extends a nibble */
+            lo = quant__subi(lo, quant__sll(quant__and(lo, m8), 1));
+            hi = quant__subi(hi, quant__sll(quant__and(hi, m8), 1));
+        }
+        yl = quant__mul(quant__i2f(quant__subi(lo, vz)), vs);
+        yh = quant__mul(quant__i2f(quant__subi(hi, vz)), vs);
+        if (out == QUANT__W4_F32) {
+            quant__vf a, c;
+            quant__zip(yl, yh, &a, &c);
+            quant__stf((float *)dst + i, a);
+            quant__stf((float *)dst + i + QUANT__W, c);
+        } else {
+            const quant__vi wl = out == QUANT__W4_BF16 ? quant__v_bf16(yl) : quant__v_f16(yl);
+            const quant__vi wh = out == QUANT__W4_BF16 ? quant__v_bf16(yh) : quant__v_f16(yh);
+            quant__stf((float *)(void *)((uint16_t *)dst + i), quant__asf(quant__or(wl, quant__sll(wh, 16))));
+        }
+    }
+    return i;
+}
+
+/* quant__w4_body with the vector loop inside each group */
+QUANT__INLINE void quant__v_w4_body(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
+                                    size_t g, const unsigned sgn, const unsigned out)
+{
+    size_t i0, gi = 0;
+    if (g == 0 || g > n) g = n;
+    for (i0 = 0; i0 < n; i0 += g, ++gi) {
+        const size_t len = n - i0 < g ? n - i0 : g, end = i0 + len;
+        const float s = scales[gi];
+        const int32_t z = zps ? quant__nib(zps, gi, sgn) : 0;
+        size_t i = i0;
+        if (i & 1u) { quant__w4_put(dst, i, (float)(quant__nib(src, i, sgn) - z) * s, out); ++i; }
+        i = quant__v_w4_run(src, dst, i, end, s, z, sgn, out);
+        for (; i < end; ++i) quant__w4_put(dst, i, (float)(quant__nib(src, i, sgn) - z) * s, out);
+    }
+}
+
+/* each (sign, destination) a loop of its own, with constants in it */
+QUANT__PRIVATE void quant__simd_w4(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
+                                   size_t g, unsigned sgn, unsigned out)
+{
+    switch (sgn * 3u + out) {
+    case 0: quant__v_w4_body(src, dst, n, scales, zps, g, 0, QUANT__W4_F32); break;
+    case 1: quant__v_w4_body(src, dst, n, scales, zps, g, 0, QUANT__W4_F16); break;
+    case 2: quant__v_w4_body(src, dst, n, scales, zps, g, 0, QUANT__W4_BF16); break;
+    case 3: quant__v_w4_body(src, dst, n, scales, zps, g, 1, QUANT__W4_F32); break;
+    case 4: quant__v_w4_body(src, dst, n, scales, zps, g, 1, QUANT__W4_F16); break;
+    default: quant__v_w4_body(src, dst, n, scales, zps, g, 1, QUANT__W4_BF16); break;
+    }
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_w4_x86(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
+                                       size_t g, unsigned sgn, unsigned out)
+{
+    QUANT__PICK(quant__simd_w4, (src, dst, n, scales, zps, g, sgn, out));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__w4 QUANT__BK(quant__simd_w4)
+#else
+#  define quant__w4 quant__scalar_w4
+#endif
+
+#endif
+
 /* ---- >>unit run: one operation over a validated plan -------------------- */
 /* Compiled with the kernels it calls: once per backend (part 2), so that
    dispatch happens once per operation, or once in a scalar build (part 1). */
@@ -2374,6 +2616,12 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__vi
 #undef quant__vm
 #undef quant__zero_nan
+#undef quant__v_w4_body
+#undef quant__v_w4_run
+#undef quant__v_f16
+#undef quant__v_bf16
+#undef quant__zip
+#undef quant__simd_w4
 #undef quant__run_rows
 #undef quant__v_i8_to_f32_x4
 #undef quant__v_f32_to_i8_zvec
@@ -2420,41 +2668,6 @@ QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || t == Q
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 {
     return quant__is_4bit(t) ? n / 2 + (n & 1u) : n * quant__dtype_size(t);
-}
-
-/* ---- 16-bit floats --------------------------------------------------- */
-
-/* binary16 to f32, exactly: subnormals are m steps of 2^-24, a normal f32 */
-QUANT__PRIVATE float quant__f16_to_f32(uint16_t h)
-{
-    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-    if (e == 0x1Fu) return quant__float(sign | 0x7F800000u | (m << 13)); /* Inf, NaN with its payload */
-    if (e == 0) return quant__float(quant__bits((float)(int32_t)m * quant__float(0x33800000u)) | sign);
-    return quant__float(sign | ((e + 112u) << 23) | (m << 13));
-}
-
-QUANT__INLINE float quant__bf16_to_f32(uint16_t h) { return quant__float((uint32_t)h << 16); }
-
-/* f32 to binary16, to nearest even: 65520 and up is Inf, NaN the quiet
-   NaN 0x7E00 with its sign. Below 2^-14, adding 0.5 (whose ulp is f16's
-   subnormal step 2^-24) leaves the rounded count of steps in the low
-   bits; above, the dropped 13 bits are rounded with integer steps. */
-QUANT__PRIVATE uint16_t quant__f32_to_f16(float f)
-{
-    const uint32_t u = quant__bits(f), sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
-    if (a > 0x7F800000u) return (uint16_t)(sign | 0x7E00u);
-    if (a >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
-    if (a < 0x38800000u) return (uint16_t)(sign | (quant__bits(quant__float(a) + 0.5f) - 0x3F000000u));
-    return (uint16_t)(sign | ((a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u)) >> 13));
-}
-
-/* f32 to bfloat16, to nearest even (overflow carries into Inf); NaN the
-   quiet NaN 0x7FC0 with its sign */
-QUANT__PRIVATE uint16_t quant__f32_to_bf16(float f)
-{
-    const uint32_t u = quant__bits(f);
-    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16 & 0x8000u) | 0x7FC0u);
-    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 
 /* scale i of the op, widened to f32 */
@@ -3083,6 +3296,69 @@ QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, f
     quant__f8_to_f32(src, dst, n, &scale, 0, 0, QUANT__F_E5M2);
 }
 #endif
+
+/* 16-bit rows: widened a chunk at a time into the f32 kernel (SIMD), or
+   an element at a time (scalar: no staging buffer on a firmware stack) */
+QUANT__PRIVATE void quant__half_row(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
+                                    unsigned f, int bf)
+{
+    size_t i;
+#if QUANT__SIMD_ANY
+    float buf[QUANT__STAGE];
+    for (i = 0; i < n; i += QUANT__STAGE) {
+        const size_t len = n - i < QUANT__STAGE ? n - i : QUANT__STAGE;
+        size_t k;
+        if (bf) for (k = 0; k < len; ++k) buf[k] = quant__bf16_to_f32(src[i + k]);
+        else for (k = 0; k < len; ++k) buf[k] = quant__f16_to_f32(src[i + k]);
+        quant__f32_to_i8(buf, dst + i, len, &scale, 0, &zp, 0, 0, f);
+    }
+#else
+    for (i = 0; i < n; ++i)
+        dst[i] = (uint8_t)quant__q_int(bf ? quant__bf16_to_f32(src[i]) : quant__f16_to_f32(src[i]), scale, 0.0f, zp, f);
+#endif
+}
+
+QUANT__DEF void quant_bf16_to_s8(const uint16_t *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__half_row(src, (uint8_t *)dst, n, scale, zp, QUANT__F_ZP_BEFORE, 1);
+}
+QUANT__DEF void quant_bf16_to_u8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__half_row(src, dst, n, scale, zp, QUANT__F_ZP_BEFORE | QUANT__F_U8, 1);
+}
+QUANT__DEF void quant_f16_to_s8(const uint16_t *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__half_row(src, (uint8_t *)dst, n, scale, zp, QUANT__F_ZP_BEFORE, 0);
+}
+QUANT__DEF void quant_f16_to_u8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant__half_row(src, dst, n, scale, zp, QUANT__F_ZP_BEFORE | QUANT__F_U8, 0);
+}
+
+QUANT__DEF void quant_u4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_F32);
+}
+QUANT__DEF void quant_u4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_F16);
+}
+QUANT__DEF void quant_u4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_BF16);
+}
+QUANT__DEF void quant_s4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_F32);
+}
+QUANT__DEF void quant_s4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_F16);
+}
+QUANT__DEF void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
+{
+    if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_BF16);
+}
 
 QUANT__DEF const char *quant_status_str(quant_status s)
 {

@@ -11,7 +11,8 @@
 
 static const float scales_pool[] = { 1.0f, 0.1f, 0.37f, 3.0f, 0.0625f, 1e-3f, 7.5f, 2.5e-5f,
                                      1.00048828125f /* 1 + 2^-11: f16 ties */, 1.001953125f /* 1 + 2^-9 */,
-                                     1.00390625f /* 1 + 2^-8: bf16 ties */, 65504.0f, 3.0e38f, 1.5e-5f };
+                                     1.00390625f /* 1 + 2^-8: bf16 ties */, 1.01171875f /* 1 + 3 * 2^-8: ties up */,
+                                     1.00146484375f /* 1 + 3 * 2^-11 */, 65504.0f, 3.0e38f, 1.5e-5f };
 #define NPOOL (sizeof scales_pool / sizeof scales_pool[0])
 
 static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
@@ -384,6 +385,66 @@ static void validation(void)
 #undef EXPECT
 }
 
+/* the row kernels: packed 4-bit weights with a scale (and zero point) per
+   group, and 16-bit float rows to s8/u8, exact rounding */
+static void row_kernels(void)
+{
+    static const size_t gs[] = { 0, 1, 2, 3, 7, 32, 128, 1000 };
+    int it;
+    for (it = 0; it < 3000; ++it) {
+        const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 700), g = gs[check_rand() % 8];
+        const size_t ng = g == 0 || g > n ? 1 : (n + g - 1) / g;
+        const int sgn = (int)(check_rand() % 2), out = (int)(check_rand() % 3), with_zp = (int)(check_rand() % 2);
+        uint8_t *src = (uint8_t *)alloc((n + 1) / 2), *zps = with_zp ? (uint8_t *)alloc((ng + 1) / 2) : NULL;
+        float *sc = (float *)alloc(ng * 4);
+        void *dst = alloc(n * (out == 0 ? 4 : 2));
+        const quant_dtype qt = sgn ? QUANT_S4 : QUANT_U4;
+        size_t i;
+        for (i = 0; i < (n + 1) / 2; ++i) src[i] = (uint8_t)check_rand();
+        if (zps) for (i = 0; i < (ng + 1) / 2; ++i) zps[i] = (uint8_t)check_rand();
+        for (i = 0; i < ng; ++i) sc[i] = scales_pool[check_rand() % NPOOL] * (check_rand() % 2 ? -1.0f : 1.0f);
+        if (sgn) {
+            if (out == 0) quant_s4_to_f32(src, (float *)dst, n, sc, zps, g);
+            else if (out == 1) quant_s4_to_f16(src, (uint16_t *)dst, n, sc, zps, g);
+            else quant_s4_to_bf16(src, (uint16_t *)dst, n, sc, zps, g);
+        } else {
+            if (out == 0) quant_u4_to_f32(src, (float *)dst, n, sc, zps, g);
+            else if (out == 1) quant_u4_to_f16(src, (uint16_t *)dst, n, sc, zps, g);
+            else quant_u4_to_bf16(src, (uint16_t *)dst, n, sc, zps, g);
+        }
+        for (i = 0; i < n; ++i) {
+            const size_t gi = g == 0 ? 0 : i / g;
+            const int64_t z = zps ? get_int(zps, qt, gi) : 0;
+            const float y = o_dequant_int(get_int(src, qt, i), sc[gi], z);
+            const uint32_t want = out == 0 ? check_bits_float(y) : out == 1 ? o_f16_code(y) : o_bf16_code(y);
+            const uint32_t got = out == 0 ? check_bits_float(((float *)dst)[i]) : ((uint16_t *)dst)[i];
+            CHECK(got == want, "%s_to_%s n=%zu g=%zu zps=%d [%zu]: got 0x%x want 0x%x", sgn ? "s4" : "u4",
+                  out == 0 ? "f32" : out == 1 ? "f16" : "bf16", n, g, with_zp, i, got, want);
+        }
+        free(src); free(zps); free(sc); free(dst);
+    }
+    for (it = 0; it < 2000; ++it) {
+        const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 1100);
+        const int bf = (int)(check_rand() % 2), u8 = (int)(check_rand() % 2);
+        const float s = scales_pool[check_rand() % NPOOL] * (check_rand() % 2 ? -1.0f : 1.0f);
+        const int32_t z = (int32_t)(check_rand() % 300) - 150;
+        uint16_t *src = (uint16_t *)alloc(2 * n);
+        uint8_t *dst = (uint8_t *)alloc(n);
+        size_t i;
+        for (i = 0; i < n; ++i) put_float(src, bf ? QUANT_BF16 : QUANT_F16, i, random_input(s));
+        if (bf) { if (u8) quant_bf16_to_u8(src, dst, n, s, z); else quant_bf16_to_s8(src, (int8_t *)dst, n, s, z); }
+        else { if (u8) quant_f16_to_u8(src, dst, n, s, z); else quant_f16_to_s8(src, (int8_t *)dst, n, s, z); }
+        for (i = 0; i < n; ++i) {
+            const float x = get_float(src, bf ? QUANT_BF16 : QUANT_F16, i);
+            const int64_t want = o_quant_int(x, s, z, O_EXACT, u8 ? 0 : -128, u8 ? 255 : 127);
+            const int64_t got = u8 ? dst[i] : (int8_t)dst[i];
+            CHECK(got == want, "%s_to_%s n=%zu [%zu] x=%a s=%a z=%d: got %lld want %lld", bf ? "bf16" : "f16",
+                  u8 ? "u8" : "s8", n, i, (double)x, (double)s, z, (long long)got, (long long)want);
+        }
+        free(src); free(dst);
+    }
+}
+
 static tcase random_case(void)
 {
     tcase c;
@@ -437,6 +498,7 @@ int main(int argc, char **argv)
         }
     }
     validation();
+    row_kernels();
     for (it = 0; it < 6000; ++it) {
         const tcase c = random_case();
         const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);
