@@ -1,13 +1,24 @@
-/* quant.h - exact f32 <-> s8/u8/f8 quantization in one header.
+/* quant.h - exact f32/f16/bf16 <-> s8/u8/s4/u4/f8 quantization in one header.
    Public domain or MIT, at your choice; see the end of the file.
 
    WHAT IT IS
 
    The four oneDNN Graph operations Quantize, Dequantize, DynamicQuantize and
-   DynamicDequantize, per tensor or per channel on any axis, for s8, u8,
-   f8_e4m3 and f8_e5m2 (and s32 -> f32 dequantize, for bias tensors), with
-   results defined to the bit: the same bits on every backend, compiler and
+   DynamicDequantize, per tensor, per channel on any axis or per group, for
+   s8, u8, s4, u4, f8_e4m3 and f8_e5m2 on one side and f32, f16 and bf16 on
+   the other (and s32 -> f32 dequantize, for bias tensors), with results
+   defined to the bit: the same bits on every backend, compiler and
    optimization level.
+
+   s4/u4 pack two elements per byte, element 2k in the low nibble of byte
+   k (ceil(n/2) bytes; an odd count's last high nibble is written 0); f16
+   and bf16 are uint16_t bit patterns. Per group, attrs.group_shape[d] is
+   the group size along dim d (>= 1 below the rank, 0 past it); the scales
+   form a row-major grid of ceil(dims[d] / group_shape[d]) entries per dim,
+   element (i0, i1, ...) using entry (i0 / g0, i1 / g1, ...); static ops take
+   the grid as the scales list, dynamic ops a tensor of the grid's dims (or
+   1-D when only one grid dim exceeds 1); zero points likewise, or one for
+   the whole tensor.
 
    HOW TO INCLUDE IT
 
@@ -47,6 +58,14 @@
                      QUANT_ERR_DTYPE); for firmware that needs only integers.
    QUANT_ONLY_EXACT  leaves the onednn, onnx and torch roundings out (they
                      then give QUANT_ERR_ATTR); the default exact stays.
+   QUANT_NO_4BIT     leaves s4/u4 out (QUANT_ERR_DTYPE; as zero points
+                     QUANT_ERR_ZPS) and the quant_u4_ / quant_s4_ rows.
+   QUANT_NO_HALF     leaves f16/bf16 out (QUANT_ERR_DTYPE; as scales
+                     QUANT_ERR_SCALES) and the rows that read or write them.
+   QUANT_NO_GROUPS   leaves per_group out (QUANT_ERR_QTYPE).
+   QUANT_SHORT_STATUS  quant_status_str gives the status's name, not a
+                     sentence (for firmware).
+   QUANT_NO_PARSE    leaves quant_attrs_set and quant_dtype_from_name out.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -54,7 +73,9 @@
 
    ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
 
-     qtype        per_tensor | per_channel
+     qtype        per_tensor | per_channel | per_group
+     group_shape  x-separated decimals >= 1 ("1x128"): entries 0..k-1, the
+                  rest cleared
      axis         decimal int64, optional sign; negative counts from the end
      rounding     exact | onednn | onnx | torch
      f8_overflow  saturate | inf_nan
@@ -88,8 +109,11 @@
 
    NaN quantizes to sat(z); an infinite quotient saturates by its sign; no
    magnitude ever wraps. Dequantize is fl((float)(q - z) * s) with q - z
-   exact (s32 too). f8 quantize rounds fl(x / s) (exact, onnx) or
-   fl(x * fl(1/s)) (torch) once, to nearest even, straight to f8, keeping
+   exact (s32 too). s4 saturates to [-8, 7], u4 to [0, 15]. f16/bf16
+   sources and scales are widened exactly; dequantize to f16/bf16 rounds
+   the f32 result once more to nearest even (f16 65520 and up is Inf), NaN
+   to 0x7E00 / 0x7FC0 with its sign. f8 quantize rounds fl(x / s) (exact,
+   onnx) or fl(x * fl(1/s)) (torch) once, to nearest even, straight to f8, keeping
    subnormals and the sign of zero; overflow and infinities give the max
    finite value (f8_overflow saturate, the default) or NaN / Inf (inf_nan);
    NaN gives 0x7F, or 0xFF when x has its sign bit set. f8 dequantize is
@@ -120,22 +144,29 @@
      QUANT_ERR_RANK         rank < 0 or > QUANT_MAX_RANK
      QUANT_ERR_SHAPE        a negative dim; element or byte count past
                             SIZE_MAX or INT64_MAX; src and dst dims differ
-     QUANT_ERR_QTYPE        qtype not per_tensor or per_channel
+     QUANT_ERR_QTYPE        qtype not per_tensor, per_channel or per_group
      QUANT_ERR_AXIS         per-channel axis outside [-rank, rank-1], rank 0
-     QUANT_ERR_SCALES       not 1 scale (per tensor) or dims[axis] scales
-                            (per channel); scales tensor not 1-D f32 (rank 0
-                            is fine per tensor)
+     QUANT_ERR_SCALES       not 1 scale (per tensor), dims[axis] scales
+                            (per channel) or the grid's count (per group);
+                            scales tensor not f32/f16/bf16, not 1-D (rank 0
+                            is fine per tensor), per group not the grid's
+                            shape
      QUANT_ERR_SCALE_VALUE  a scale 0, NaN, +-Inf, or <= 2^-128 in magnitude
-     QUANT_ERR_ZPS          not 1 (or, per channel, dims[axis]) zero points;
-                            zps tensor not 1-D s8/u8/s32; a zps list with
-                            n_zps 0; a non-zero zero point with f8
+     QUANT_ERR_ZPS          not 1 (or as many as the scales) zero points;
+                            zps tensor not s8/u8/s32/s4/u4, or not shaped
+                            as the scales (or, per group, one element); a
+                            zps list with n_zps 0; a non-zero zero point
+                            with f8
      QUANT_ERR_ZP_VALUE     a static zero point outside int32
      QUANT_ERR_ATTR         unknown rounding or f8_overflow value (any op),
-                            unknown attribute name
+                            unknown attribute name; per group, a
+                            group_shape entry < 1 below the rank or set
+                            past it
      QUANT_ERR_OVERLAP      dst overlaps src, the scales or the zero points
      QUANT_ERR_PARSE        a dtype name or attribute value does not parse
      QUANT_ERR_ALIGN        f32 or s32 data (src, dst, scales or zps tensor)
-                            not on a 4-byte boundary: reading it as such is
+                            not on a 4-byte boundary, f16/bf16 data not on
+                            a 2-byte one: reading it as such is
                             undefined in C (beyond the oneDNN documents, as
                             is the overlap rule for scales and zero points)
 */
@@ -203,7 +234,7 @@ typedef enum quant_status {
     QUANT_OK = 0, QUANT_ERR_NULL, QUANT_ERR_DTYPE, QUANT_ERR_RANK, QUANT_ERR_SHAPE,
     QUANT_ERR_QTYPE, QUANT_ERR_AXIS, QUANT_ERR_SCALES, QUANT_ERR_SCALE_VALUE, QUANT_ERR_ZPS,
     QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE,
-    QUANT_ERR_ALIGN  /* f32 or s32 data not on a 4-byte boundary */
+    QUANT_ERR_ALIGN  /* 32-bit data not on a 4-byte boundary, 16-bit not on a 2-byte one */
 } quant_status;
 
 /* per_tensor, axis 1, exact, saturate, no lists */
@@ -388,6 +419,23 @@ extern "C" {
 #  define QUANT__FENCE(v) ((void)0) /* MSVC contracts only under /fp:contract */
 #endif
 
+/* What a firmware build may leave out (section 6's formats) */
+#ifdef QUANT_NO_4BIT
+#  define QUANT__4BIT 0
+#else
+#  define QUANT__4BIT 1
+#endif
+#ifdef QUANT_NO_HALF
+#  define QUANT__HALF 0
+#else
+#  define QUANT__HALF 1
+#endif
+#ifdef QUANT_NO_GROUPS
+#  define QUANT__GROUPS 0
+#else
+#  define QUANT__GROUPS 1
+#endif
+
 /* Kernel flags: the four roundings are two switches. */
 #define QUANT__F_U8        1u  /* integer type is u8 (else s8) */
 #define QUANT__F_RECIP     2u  /* x * fl(1/s) (else x / s) */
@@ -499,8 +547,10 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
     case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
     case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
     case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+#ifndef QUANT_NO_4BIT
     case QUANT__ZP_S4:  return (int32_t)((((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ 8u) - 8;
     case QUANT__ZP_U4:  return ((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u;
+#endif
     default: return 0;
     }
 }
@@ -2187,7 +2237,7 @@ QUANT__INLINE int32_t quant__nib(const uint8_t *p, size_t i, unsigned sgn)
 
 QUANT__INLINE void quant__w4_put(void *dst, size_t i, float y, unsigned out)
 {
-    if (out == QUANT__W4_F32) ((float *)dst)[i] = y;
+    if (!QUANT__HALF || out == QUANT__W4_F32) ((float *)dst)[i] = y;
     else if (out == QUANT__W4_F16) ((uint16_t *)dst)[i] = quant__f32_to_f16(y);
     else ((uint16_t *)dst)[i] = quant__f32_to_bf16(y);
 }
@@ -2264,7 +2314,7 @@ QUANT__INLINE size_t quant__v_w4_run(const uint8_t *src, void *dst, size_t i, si
         }
         yl = quant__mul(quant__i2f(quant__subi(lo, vz)), vs);
         yh = quant__mul(quant__i2f(quant__subi(hi, vz)), vs);
-        if (out == QUANT__W4_F32) {
+        if (!QUANT__HALF || out == QUANT__W4_F32) {
             quant__vf a, c;
             quant__zip(yl, yh, &a, &c);
             quant__stf((float *)dst + i, a);
@@ -2661,8 +2711,10 @@ QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
     }
 }
 
-QUANT__PRIVATE int quant__is_4bit(unsigned t) { return t == QUANT_S4 || t == QUANT_U4; }
-QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || t == QUANT_F16 || t == QUANT_BF16; }
+QUANT__PRIVATE int quant__is_4bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S4 || t == QUANT_U4); }
+QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT__HALF && (t == QUANT_F16 || t == QUANT_BF16)); }
+/* the float side of a plan is f32 (always, without 16-bit floats) */
+#define QUANT__F32_SIDE(p) (!QUANT__HALF || (p)->fdtype == QUANT_F32)
 
 /* the bytes n elements of t occupy: 4-bit types pack two to a byte */
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
@@ -2674,8 +2726,8 @@ QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 QUANT__PRIVATE float quant__scale_at(const quant__plan *p, size_t i)
 {
     const uint16_t *h = (const uint16_t *)p->sraw;
-    if (p->sdtype == QUANT_F16) return quant__f16_to_f32(h[i]);
-    if (p->sdtype == QUANT_BF16) return quant__bf16_to_f32(h[i]);
+    if (QUANT__HALF && p->sdtype == QUANT_F16) return quant__f16_to_f32(h[i]);
+    if (QUANT__HALF && p->sdtype == QUANT_BF16) return quant__bf16_to_f32(h[i]);
     return ((const float *)p->sraw)[i];
 }
 
@@ -2719,7 +2771,7 @@ QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, 
             if (n > limit) return QUANT_ERR_SHAPE;
         } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
     }
-    if (n > limit / esize) return QUANT_ERR_SHAPE; /* bytes */
+    if (n > limit >> (esize == 4 ? 2 : esize == 2 ? 1 : 0)) return QUANT_ERR_SHAPE; /* bytes (no 64-bit division) */
     *count = (size_t)n;
     return QUANT_OK;
 }
@@ -2745,7 +2797,7 @@ QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_li
     }
     if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
         return QUANT_ERR_ATTR;
-    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && a->qtype != QUANT_PER_GROUP)
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && !(QUANT__GROUPS && a->qtype == QUANT_PER_GROUP))
         return QUANT_ERR_QTYPE;
     if (uses_lists) {
         if (a->scales == NULL) return QUANT_ERR_NULL;
@@ -2818,7 +2870,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
             for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
         }
     }
-    if (a->qtype == QUANT_PER_GROUP) {
+    if (QUANT__GROUPS && a->qtype == QUANT_PER_GROUP) {
         for (i = 0; i < QUANT_MAX_RANK; ++i)
             if (i < src->rank ? a->group_shape[i] < 1 : a->group_shape[i] != 0) return QUANT_ERR_ATTR;
         /* the grid has at most n entries, or none when n is 0 */
@@ -2849,7 +2901,7 @@ QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
 QUANT__PRIVATE int quant__grid_shape_ok(const quant_tensor *t, const quant_tensor *src, const quant_attrs *a)
 {
     int d, big = 0;
-    if (a->qtype != QUANT_PER_GROUP) return t->rank == 1 || (t->rank == 0 && a->qtype == QUANT_PER_TENSOR);
+    if (!QUANT__GROUPS || a->qtype != QUANT_PER_GROUP) return t->rank == 1 || (t->rank == 0 && a->qtype == QUANT_PER_TENSOR);
     if (t->rank == src->rank) {
         for (d = 0; d < src->rank; ++d)
             if (t->dims[d] < 0 || (uint64_t)t->dims[d] != quant__grid_dim(src, a, d)) return 0;
@@ -2949,8 +3001,7 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
         if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
         else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
         else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
-        else if (zps_t->dtype == QUANT_S4) plan->zp_kind = QUANT__ZP_S4;
-        else if (zps_t->dtype == QUANT_U4) plan->zp_kind = QUANT__ZP_U4;
+        else if (quant__is_4bit(zps_t->dtype)) plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4;
         else return QUANT_ERR_ZPS;
         if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         /* the grid's shape, or one zero point for the whole tensor */
@@ -3022,7 +3073,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
 /* the group size along dim d: the grid's cell (at most the dim) */
 QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
 {
-    if (p->qtype == QUANT_PER_GROUP)
+    if (QUANT__GROUPS && p->qtype == QUANT_PER_GROUP)
         return p->group[d] < p->dims[d] ? (size_t)p->group[d] : (size_t)p->dims[d];
     if (p->qtype == QUANT_PER_CHANNEL && d == p->axis) return 1;
     return (size_t)p->dims[d];
@@ -3041,7 +3092,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
     if (p->quantize) {
         const float *x = fbuf;
         uint8_t *q = quant__is_4bit(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
-        if (p->fdtype == QUANT_F32) x = (const float *)p->src + e;
+        if (QUANT__F32_SIDE(p)) x = (const float *)p->src + e;
         else if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) fbuf[k] = quant__f16_to_f32(h[e + k]);
         else for (k = 0; k < len; ++k) fbuf[k] = quant__bf16_to_f32(h[e + k]);
 #ifndef QUANT_NO_F8
@@ -3064,7 +3115,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
             }
         }
     } else {
-        float *y = p->fdtype == QUANT_F32 ? (float *)p->dst + e : fbuf;
+        float *y = QUANT__F32_SIDE(p) ? (float *)p->dst + e : fbuf;
         uint16_t *out = (uint16_t *)p->dst + e;
         if (p->qdtype == QUANT_S32) {
             quant__i32_to_f32((const int32_t *)p->src + e, y, len, sc, 1, zp, 1, 0);
@@ -3086,45 +3137,52 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
             }
             quant__i8_to_f32(q, y, len, sc, 1, zp, 1, 0, f);
         }
+        if (QUANT__F32_SIDE(p)) return;
         if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_f16(fbuf[k]);
-        else if (p->fdtype == QUANT_BF16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_bf16(fbuf[k]);
+        else for (k = 0; k < len; ++k) out[k] = quant__f32_to_bf16(fbuf[k]);
     }
 }
 
 #else
-/* Element e with scale s and zero point z, in a scalar build: the scalar
-   kernels' element functions, inlined. */
+/* Element e with scale s and zero point z, in a scalar build: one
+   element through the scalar kernel, so that no kernel is compiled twice. */
 QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z)
 {
     const unsigned f = p->flags;
-    const float r = (f & QUANT__F_RECIP) ? 1.0f / s : 0.0f;
-    const uint16_t *h = (const uint16_t *)p->src;
+    const uint8_t *b = (const uint8_t *)p->src;
+    uint8_t q;
     if (p->quantize) {
-        const float x = p->fdtype == QUANT_F32 ? ((const float *)p->src)[e]
-                      : p->fdtype == QUANT_F16 ? quant__f16_to_f32(h[e]) : quant__bf16_to_f32(h[e]);
-        int32_t q;
+        const uint16_t *h = (const uint16_t *)p->src;
         uint8_t *d = (uint8_t *)p->dst;
+        float x = 0.0f;
+        const float *xp = &x;
+        if (QUANT__F32_SIDE(p)) xp = (const float *)p->src + e;
+        else x = p->fdtype == QUANT_F16 ? quant__f16_to_f32(h[e]) : quant__bf16_to_f32(h[e]);
 #ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { d[e] = quant__q_f8(x, s, r, f); return; }
+        if (quant__is_f8(p->qdtype)) { quant__scalar_f32_to_f8(xp, d + e, 1, &s, 0, f); return; }
 #endif
-        q = quant__q_int(x, s, r, z, f);
-        if (!quant__is_4bit(p->qdtype)) { d[e] = (uint8_t)q; return; }
-        if (p->qdtype == QUANT_U4) q = q > 15 ? 15 : q;
-        else q = q < -8 ? -8 : q > 7 ? 7 : q;
-        if (e & 1u) d[e >> 1] = (uint8_t)(d[e >> 1] | (unsigned)(q & 15) << 4);
-        else d[e >> 1] = (uint8_t)(q & 15);
+        if (!quant__is_4bit(p->qdtype)) { quant__scalar_f32_to_i8(xp, d + e, 1, &s, 0, &z, 0, f); return; }
+        quant__scalar_f32_to_i8(xp, &q, 1, &s, 0, &z, 0, f);
+        {
+            /* saturating to 8 bits, then to 4, is saturating to 4 */
+            const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
+            int v = p->qdtype == QUANT_U4 ? (int)q : (int)(int8_t)q;
+            v = v < lo ? lo : v > hi ? hi : v;
+            if (e & 1u) d[e >> 1] = (uint8_t)(d[e >> 1] | (unsigned)(v & 15) << 4);
+            else d[e >> 1] = (uint8_t)(v & 15);
+        }
     } else {
-        const uint8_t *b = (const uint8_t *)p->src;
-        float y;
-        if (p->qdtype == QUANT_S32) y = quant__dq_int(((const int32_t *)p->src)[e], s, z);
+        float y, *yp = QUANT__F32_SIDE(p) ? (float *)p->dst + e : &y;
+        if (p->qdtype == QUANT_S32) quant__scalar_i32_to_f32((const int32_t *)p->src + e, yp, 1, &s, 0, &z, 0);
 #ifndef QUANT_NO_F8
-        else if (quant__is_f8(p->qdtype)) y = quant__f8_dec(b[e], s, f);
+        else if (quant__is_f8(p->qdtype)) quant__scalar_f8_to_f32(b + e, yp, 1, &s, 0, f);
 #endif
-        else if (p->qdtype == QUANT_S4) y = quant__dq_int((int32_t)((b[e >> 1] >> ((e & 1u) * 4u) & 15u) ^ 8u) - 8, s, z);
-        else if (p->qdtype == QUANT_U4) y = quant__dq_int(b[e >> 1] >> ((e & 1u) * 4u) & 15u, s, z);
-        else y = quant__dq_int(p->qdtype == QUANT_U8 ? (int32_t)b[e] : (int32_t)(int8_t)b[e], s, z);
-        if (p->fdtype == QUANT_F32) ((float *)p->dst)[e] = y;
-        else ((uint16_t *)p->dst)[e] = p->fdtype == QUANT_F16 ? quant__f32_to_f16(y) : quant__f32_to_bf16(y);
+        else {
+            q = quant__is_4bit(p->qdtype) ? (uint8_t)quant__nib(b, e, p->qdtype == QUANT_S4) : b[e];
+            quant__scalar_i8_to_f32(&q, yp, 1, &s, 0, &z, 0, f);
+        }
+        if (QUANT__F32_SIDE(p)) return;
+        ((uint16_t *)p->dst)[e] = p->fdtype == QUANT_F16 ? quant__f32_to_f16(y) : quant__f32_to_bf16(y);
     }
 }
 #endif
@@ -3297,6 +3355,7 @@ QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, f
 }
 #endif
 
+#ifndef QUANT_NO_HALF
 /* 16-bit rows: widened a chunk at a time into the f32 kernel (SIMD), or
    an element at a time (scalar: no staging buffer on a firmware stack) */
 QUANT__PRIVATE void quant__half_row(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
@@ -3335,10 +3394,14 @@ QUANT__DEF void quant_f16_to_u8(const uint16_t *src, uint8_t *dst, size_t n, flo
     quant__half_row(src, dst, n, scale, zp, QUANT__F_ZP_BEFORE | QUANT__F_U8, 0);
 }
 
+#endif /* QUANT_NO_HALF */
+
+#ifndef QUANT_NO_4BIT
 QUANT__DEF void quant_u4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_F32);
 }
+#ifndef QUANT_NO_HALF
 QUANT__DEF void quant_u4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_F16);
@@ -3347,10 +3410,12 @@ QUANT__DEF void quant_u4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, co
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 0, QUANT__W4_BF16);
 }
+#endif
 QUANT__DEF void quant_s4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_F32);
 }
+#ifndef QUANT_NO_HALF
 QUANT__DEF void quant_s4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g)
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_F16);
@@ -3359,9 +3424,17 @@ QUANT__DEF void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, co
 {
     if (n) quant__w4(src, dst, n, scales, zps, g, 1, QUANT__W4_BF16);
 }
+#endif
+#endif /* QUANT_NO_4BIT */
 
 QUANT__DEF const char *quant_status_str(quant_status s)
 {
+#ifdef QUANT_SHORT_STATUS /* firmware: the names, not the sentences */
+    static const char *const names[] = { "ok", "ERR_NULL", "ERR_DTYPE", "ERR_RANK", "ERR_SHAPE", "ERR_QTYPE",
+                                         "ERR_AXIS", "ERR_SCALES", "ERR_SCALE_VALUE", "ERR_ZPS", "ERR_ZP_VALUE",
+                                         "ERR_ATTR", "ERR_OVERLAP", "ERR_PARSE", "ERR_ALIGN" };
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown status";
+#else
     switch (s) {
     case QUANT_OK:              return "ok";
     case QUANT_ERR_NULL:        return "a required pointer is NULL";
@@ -3370,16 +3443,17 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
     case QUANT_ERR_QTYPE:       return "unknown qtype value";
     case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
-    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype and axis, or a scales tensor that is not 1-D f32";
+    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype, axis or groups, or a scales tensor that is not f32/f16/bf16 or not shaped as the scale grid";
     case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
-    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not 1-D s8/u8/s32, a zps list with n_zps 0, or a non-zero zero point with f8";
+    case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not s8/u8/s32/s4/u4 or not shaped as the scales, a zps list with n_zps 0, or a non-zero zero point with f8";
     case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
-    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, or unknown attribute name";
+    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, unknown attribute name, or a group_shape entry out of range";
     case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
     case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
-    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes";
+    case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes, or f16/bf16 data to 2";
     }
     return "unknown status";
+#endif
 }
 
 static const char *const quant__dtype_names[] = {
@@ -3393,6 +3467,7 @@ QUANT__DEF const char *quant_dtype_name(quant_dtype t)
     return "undef";
 }
 
+#ifndef QUANT_NO_PARSE
 QUANT__PRIVATE int quant__streq(const char *a, const char *b)
 {
     while (*a && *a == *b) { ++a; ++b; }
@@ -3492,6 +3567,7 @@ QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const 
     }
     return QUANT_ERR_ATTR;
 }
+#endif /* QUANT_NO_PARSE */
 
 QUANT__DEF const char *quant_backend(void)
 {

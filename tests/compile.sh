@@ -32,6 +32,10 @@ for cc in gcc clang; do
     done
     try "$cc QUANT_NO_F8 QUANT_ONLY_EXACT" $cc -std=c99 $warn -I"$src" "$src/tests/config_macros.c" -o "$out/cfg"
     try "run $cc QUANT_NO_F8 QUANT_ONLY_EXACT" "$out/cfg"
+    for simd in "" "-DQUANT_SIMD=QUANT_SIMD_SCALAR"; do
+        try "$cc QUANT_NO_4BIT QUANT_NO_HALF QUANT_NO_GROUPS QUANT_SHORT_STATUS $simd" $cc -std=c99 $warn $simd -I"$src" "$src/tests/config_formats.c" -o "$out/cfg4"
+        try "run $cc QUANT_NO_4BIT ... $simd" "$out/cfg4"
+    done
     try "$cc QUANT_STATIC in two units" $cc -std=c99 $warn -I"$src" "$src/tests/static_a.c" "$src/tests/static_b.c" -o "$out/static"
     try "run $cc QUANT_STATIC" "$out/static"
     # -ffast-math must stop the build, saying why
@@ -69,6 +73,7 @@ for x in "aarch64-linux-gnu-gcc" "arm-linux-gnueabihf-gcc -mfpu=neon" \
     set -- $x
     command -v "$1" >/dev/null || { echo "missing $1"; fail=$((fail + 1)); continue; }
     try "$x (warnings)" $x -std=c99 -O2 $warn -I"$src" -c "$src/tests/config_macros.c" -o "$out/w.o"
+    try "$x QUANT_NO_4BIT ... (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/config_formats.c" -o "$out/w.o"
     try "$x -Os (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/compile_api.c" -o "$out/w.o"
 done
 

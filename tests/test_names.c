@@ -49,7 +49,9 @@ int main(void)
             { QUANT_ERR_ZPS, "n_zps 0", NULL },
             { QUANT_ERR_OVERLAP, "src", NULL },
             { QUANT_ERR_AXIS, "rank 0", NULL },
-            { QUANT_ERR_SCALES, "1-D f32", NULL },
+            { QUANT_ERR_SCALES, "scale grid", NULL },
+            { QUANT_ERR_ATTR, "group_shape", NULL },
+            { QUANT_ERR_ALIGN, "f16/bf16", NULL },
         };
         for (i = 0; i < (int)(sizeof words / sizeof *words); ++i) {
             const char *s = quant_status_str(words[i].st);
