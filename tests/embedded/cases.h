@@ -67,7 +67,12 @@ static int emb_is_f8(int dt) { return dt >= 2; }
    quantize (dtype, rounding, f8 overflow, scale, zero point), per-tensor
    dequantize of all 256 codes (dtype, scale, zero point), and per-channel
    quantize of [ROWS, CH] on the last axis and [CH, ROWS] on axis 0. */
-enum { EMB_QUANT, EMB_DEQUANT, EMB_PER_CHANNEL };
+enum { EMB_QUANT, EMB_DEQUANT, EMB_PER_CHANNEL, EMB_GROUP };
+/* per group: 4-bit [ROWS, CH] weights, groups of 1 x EMB_G along each row
+   (the last one ragged), a scale and zero point per group; dt 0 s4 -> f32,
+   1 u4 -> bf16 */
+#define EMB_G 8
+#define EMB_NG ((EMB_CH + EMB_G - 1) / EMB_G)
 typedef struct emb_case { int kind, dt, rnd, ov, si, zi, layout; } emb_case;
 
 static int emb_set(emb_case *c, int kind, int dt, int rnd, int ov, int si, int zi, int layout)
@@ -94,11 +99,19 @@ static int emb_case_at(int index, emb_case *c)
         for (rnd = 0; rnd < 4; ++rnd)
             for (layout = 0; layout < 2; ++layout)
                 if (n++ == index) return emb_set(c, EMB_PER_CHANNEL, dt, rnd, 0, 0, 0, layout);
+    for (dt = 0; dt < 2; ++dt)
+        for (si = 0; si < EMB_NS; ++si)
+            if (n++ == index) return emb_set(c, EMB_GROUP, dt, 0, 0, si, 0, 0);
     return 0;
 }
 
 /* channel c's scale and zero point in a per-channel case */
 static float emb_ch_scale(int c, int rnd) { return emb_scales[(c * 3 + rnd) % EMB_NS]; }
 static int64_t emb_ch_zp(int c) { return emb_zps[(c * 5) % EMB_NZ]; }
+/* group k's scale and zero point in a per-group case (zero points fit 4 bits) */
+static float emb_g_scale(int k, int si) { return emb_scales[(k * 3 + si) % EMB_NS]; }
+static int64_t emb_g_zp(int k, int dt) { return dt == 0 ? (int64_t)(k % 16) - 8 : (int64_t)(k * 7 % 16); }
+/* the packed weights: byte b of the row-major tensor */
+static uint8_t emb_g_byte(int b) { return (uint8_t)(b * 73 + 41); }
 
 #endif

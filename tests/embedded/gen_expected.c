@@ -33,6 +33,13 @@ int main(void)
                 else y = o_dequant_int(c.dt == 1 ? i : (int8_t)i, s, emb_zps[c.zi]);
                 h = emb_hash(h, emb_u(y));
             }
+        } else if (c.kind == EMB_GROUP) {
+            for (i = 0; i < EMB_ROWS * EMB_CH; ++i) {
+                const int v = emb_g_byte(i / 2) >> (4 * (i % 2)) & 15, q = c.dt == 0 && v >= 8 ? v - 16 : v;
+                const int g = i / EMB_CH * EMB_NG + i % EMB_CH / EMB_G;
+                const float y = o_dequant_int(q, emb_g_scale(g, c.si), emb_g_zp(g, c.dt));
+                h = emb_hash(h, c.dt == 0 ? emb_u(y) : o_bf16_code(y));
+            }
         } else {
             emb_inputs(x, EMB_ROWS * EMB_CH, 0.1f, (uint32_t)(k + 1));
             for (i = 0; i < EMB_ROWS * EMB_CH; ++i) {

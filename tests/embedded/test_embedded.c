@@ -69,6 +69,19 @@ int main(void)
             a.zps = &emb_zps[c.zi]; a.n_zps = 1;
             check(quant_dequantize(&tq, &tf, &a) == QUANT_OK, "dequantize status", count);
             for (i = 0; i < 256; ++i) h = emb_hash(h, emb_u(ys[i]));
+        } else if (c.kind == EMB_GROUP) {
+            static uint8_t w[(EMB_ROWS * EMB_CH + 1) / 2];
+            static uint16_t y16[EMB_ROWS * EMB_CH];
+            float sc[EMB_ROWS * EMB_NG];
+            int64_t zp[EMB_ROWS * EMB_NG];
+            quant_tensor tw = ten(c.dt == 0 ? QUANT_S4 : QUANT_U4, 2, EMB_ROWS, EMB_CH, w);
+            quant_tensor ty = ten(c.dt == 0 ? QUANT_F32 : QUANT_BF16, 2, EMB_ROWS, EMB_CH, c.dt == 0 ? (void *)xs : (void *)y16);
+            for (i = 0; i < (EMB_ROWS * EMB_CH + 1) / 2; ++i) w[i] = emb_g_byte(i);
+            for (i = 0; i < EMB_ROWS * EMB_NG; ++i) { sc[i] = emb_g_scale(i, c.si); zp[i] = emb_g_zp(i, c.dt); }
+            a.qtype = QUANT_PER_GROUP; a.group_shape[0] = 1; a.group_shape[1] = EMB_G;
+            a.scales = sc; a.n_scales = EMB_ROWS * EMB_NG; a.zps = zp; a.n_zps = EMB_ROWS * EMB_NG;
+            check(quant_dequantize(&tw, &ty, &a) == QUANT_OK, "per-group status", count);
+            for (i = 0; i < EMB_ROWS * EMB_CH; ++i) h = emb_hash(h, c.dt == 0 ? emb_u(xs[i]) : y16[i]);
         } else {
             float sc[EMB_CH];
             int64_t zp[EMB_CH];
@@ -83,7 +96,8 @@ int main(void)
             check(quant_quantize(&tf, &tq, &a) == QUANT_OK, "per-channel status", count);
             for (i = 0; i < EMB_ROWS * EMB_CH; ++i) h = emb_hash(h, qs[i]);
         }
-        check(h == emb_expected[count], c.kind == EMB_QUANT ? "quantize" : c.kind == EMB_DEQUANT ? "dequantize" : "per-channel", count);
+        check(h == emb_expected[count], c.kind == EMB_QUANT ? "quantize" : c.kind == EMB_DEQUANT ? "dequantize"
+                                        : c.kind == EMB_GROUP ? "per-group 4-bit" : "per-channel", count);
     }
     check(count == EMB_EXPECTED, "case count", count);
 
