@@ -2273,13 +2273,12 @@ QUANT__PRIVATE void quant__scalar_w4(const uint8_t *src, void *dst, size_t n, co
 
 #elif QUANT__PART == 2
 
-/* quant__f32_to_bf16 and quant__f32_to_f16 on a vector, as int32 lanes */
+/* quant__f32_to_bf16 and quant__f32_to_f16 on a vector of values that
+   are not NaN ((q - z) * s with a valid scale never is), as int32 lanes */
 QUANT__INLINE quant__vi quant__v_bf16(quant__vf y)
 {
-    const quant__vi u = quant__asi(y), hi = quant__srl(u, 16);
-    const quant__vi r = quant__srl(quant__addi(quant__addi(u, quant__seti(0x7FFF)), quant__and(hi, quant__seti(1))), 16);
-    const quant__vm nan = quant__gt(quant__and(u, quant__seti(0x7FFFFFFF)), quant__seti(0x7F800000));
-    return quant__sel(nan, quant__or(quant__and(hi, quant__seti(0x8000)), quant__seti(0x7FC0)), quant__and(r, quant__seti(0xFFFF)));
+    const quant__vi u = quant__asi(y);
+    return quant__srl(quant__addi(quant__addi(u, quant__seti(0x7FFF)), quant__and(quant__srl(u, 16), quant__seti(1))), 16);
 }
 QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
 {
@@ -2290,7 +2289,6 @@ QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
                                                  quant__and(quant__srl(a, 13), quant__seti(1))), 13);
     quant__vi r = quant__sel(quant__gt(quant__seti(0x38800000), a), sub, nrm);
     r = quant__sel(quant__gt(a, quant__seti(0x477FEFFF)), quant__seti(0x7C00), r);
-    r = quant__sel(quant__gt(a, quant__seti(0x7F800000)), quant__seti(0x7E00), r);
     return quant__or(r, sign);
 }
 
