@@ -3201,6 +3201,14 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
     const size_t row = p->rank ? (size_t)p->dims[last] : 1, rows = p->outer * p->channels * p->inner / row;
     const size_t gl = p->rank ? quant__cell(p, last) : 1;
     size_t r, j;
+#if QUANT__SIMD_ANY
+    /* dequantize of 4-bit weights with 4-bit zero points of their own
+       signedness (or none) and at most QUANT__STAGE groups a row: the
+       weight-decompression row kernel, a row at a time */
+    const int w4 = QUANT__4BIT && !p->quantize && quant__is_4bit(p->qdtype) && row / gl < QUANT__STAGE &&
+                   (p->zp_kind == QUANT__ZP_NONE ||
+                    p->zp_kind == (p->qdtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4));
+#endif
     for (r = 0; r < rows; ++r) {
         /* the grid entry of the row's first element, from its index on
            every dim but the last */
@@ -3213,6 +3221,24 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
             rem /= dim;
         }
 #if QUANT__SIMD_ANY
+        if (w4 && !((r * row) & 1u)) {
+            /* 4-bit weights: the row's scales (and zero points, repacked
+               from nibble 0) laid out once, then the row kernel */
+            const size_t ng = row / gl + (row % gl != 0);
+            const unsigned sgn = p->qdtype == QUANT_S4;
+            for (k = 0; k < ng; ++k) {
+                sc[k] = quant__scale_at(p, base + k);
+                if (p->zp_kind != QUANT__ZP_NONE) {
+                    const unsigned z = (unsigned)quant__zp_at(p, p->n_zps > 1 ? base + k : 0) & 15u;
+                    qbuf[k >> 1] = (uint8_t)((k & 1u) ? qbuf[k >> 1] | z << 4 : z);
+                }
+            }
+            quant__w4((const uint8_t *)p->src + (r * row >> 1), p->fdtype == QUANT_F32 ? (void *)((float *)p->dst + r * row)
+                                                                                    : (void *)((uint16_t *)p->dst + r * row),
+                      row, sc, p->zp_kind != QUANT__ZP_NONE ? qbuf : NULL, gl, sgn,
+                      p->fdtype == QUANT_F32 ? QUANT__W4_F32 : p->fdtype == QUANT_F16 ? QUANT__W4_F16 : QUANT__W4_BF16);
+            continue;
+        }
         for (j = 0; j < row; j += QUANT__STAGE) {
             const size_t len = row - j < QUANT__STAGE ? row - j : QUANT__STAGE;
             for (k = 0; k < len; ++k) {
