@@ -2301,7 +2301,9 @@ QUANT__INLINE size_t quant__v_w4_run(const uint8_t *src, void *dst, size_t i, si
 {
     const quant__vf vs = quant__setf(s);
     const quant__vi vz = quant__seti(z), m15 = quant__seti(15), m8 = quant__seti(8);
-    if (!QUANT__SCALES_OK(vs)) return i;
+    /* an infinite or NaN scale (the row kernels do not validate) can make
+       a NaN, which the narrowing here does not handle: scalar code does */
+    if (!QUANT__SCALES_OK(vs) || (quant__bits(s) & 0x7F800000u) == 0x7F800000u) return i;
     for (; i + 2 * QUANT__W <= end; i += 2 * QUANT__W) {
         const quant__vi b = quant__ld8(src + (i >> 1), 0);
         quant__vi lo = quant__and(b, m15), hi = quant__srl(b, 4);
@@ -3082,7 +3084,7 @@ QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
    per element: the source widened (f16, bf16) or unpacked (4-bit) into a
    staging buffer, one kernel call, the result narrowed or packed. */
 QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, const float *sc, const int32_t *zp,
-                                float *fbuf, uint8_t *qbuf)
+                                size_t step, float *fbuf, uint8_t *qbuf)
 {
     const unsigned f = p->flags;
     const uint16_t *h = (const uint16_t *)p->src;
@@ -3094,10 +3096,10 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         else if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) fbuf[k] = quant__f16_to_f32(h[e + k]);
         else for (k = 0; k < len; ++k) fbuf[k] = quant__bf16_to_f32(h[e + k]);
 #ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, 1, 0, f);
+        if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, step, 0, f);
         else
 #endif
-            quant__f32_to_i8(x, q, len, sc, 1, zp, 1, 0, f);
+            quant__f32_to_i8(x, q, len, sc, step, zp, step, 0, f);
         if (quant__is_4bit(p->qdtype)) {
             /* saturating to 8 bits, then to 4, is saturating to 4; an even
                element writes its whole byte, so an odd count's last high
@@ -3116,10 +3118,10 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         float *y = QUANT__F32_SIDE(p) ? (float *)p->dst + e : fbuf;
         uint16_t *out = (uint16_t *)p->dst + e;
         if (p->qdtype == QUANT_S32) {
-            quant__i32_to_f32((const int32_t *)p->src + e, y, len, sc, 1, zp, 1, 0);
+            quant__i32_to_f32((const int32_t *)p->src + e, y, len, sc, step, zp, step, 0);
 #ifndef QUANT_NO_F8
         } else if (quant__is_f8(p->qdtype)) {
-            quant__f8_to_f32((const uint8_t *)p->src + e, y, len, sc, 1, 0, f);
+            quant__f8_to_f32((const uint8_t *)p->src + e, y, len, sc, step, 0, f);
 #endif
         } else {
             const uint8_t *q = (const uint8_t *)p->src + e;
@@ -3133,7 +3135,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
                 }
                 q = qbuf;
             }
-            quant__i8_to_f32(q, y, len, sc, 1, zp, 1, 0, f);
+            quant__i8_to_f32(q, y, len, sc, step, zp, step, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
         if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_f16(fbuf[k]);
@@ -3241,12 +3243,25 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
         }
         for (j = 0; j < row; j += QUANT__STAGE) {
             const size_t len = row - j < QUANT__STAGE ? row - j : QUANT__STAGE;
-            for (k = 0; k < len; ++k) {
-                const size_t at = base + (j + k) / gl;
-                sc[k] = quant__scale_at(p, at);
-                zp[k] = quant__zp_at(p, p->n_zps > 1 ? at : 0);
+            /* a group at a time: left elements remain of grid entry at */
+            size_t at = base + j / gl, left = gl - j % gl;
+            float s1 = quant__scale_at(p, at);
+            int32_t z1 = quant__zp_at(p, p->n_zps > 1 ? at : 0);
+            if (left >= len) { /* one scale and zero point for the chunk */
+                quant__stage(p, r * row + j, len, &s1, &z1, 0, fbuf, qbuf);
+                continue;
             }
-            quant__stage(p, r * row + j, len, sc, zp, fbuf, qbuf);
+            for (k = 0; k < len; ++k) {
+                sc[k] = s1;
+                zp[k] = z1;
+                if (--left == 0 && k + 1 < len) {
+                    ++at;
+                    left = gl;
+                    s1 = quant__scale_at(p, at);
+                    z1 = quant__zp_at(p, p->n_zps > 1 ? at : 0);
+                }
+            }
+            quant__stage(p, r * row + j, len, sc, zp, 1, fbuf, qbuf);
         }
 #else
         for (j = 0; j < row; ++j) {

@@ -22,6 +22,29 @@ void limit_widen(const uint8_t *src, float *dst, size_t n)
     for (i = 0; i < n; ++i) d[i] = src[i];
 }
 
+/* bf16/f16 -> s8/u8: 2n bytes in, n out */
+void limit_narrow16(const uint16_t *src, uint8_t *dst, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = (uint8_t)src[i];
+}
+
+/* packed 4-bit -> 16-bit floats: n/2 bytes in, 2n out (each source byte
+   stored twice, for its two elements) */
+void limit_w4_16(const uint8_t *src, uint16_t *dst, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n / 2; ++i) { dst[2 * i] = src[i]; dst[2 * i + 1] = src[i]; }
+}
+
+/* packed 4-bit -> f32: n/2 bytes in, 4n out */
+void limit_w4_32(const uint8_t *src, float *dst, size_t n)
+{
+    uint32_t *d = (uint32_t *)(void *)dst;
+    size_t i;
+    for (i = 0; i < n / 2; ++i) { d[2 * i] = src[i]; d[2 * i + 1] = src[i]; }
+}
+
 void plain_quantize(const float *x, uint8_t *q, size_t n, float s, int32_t z, int is_u8, int recip)
 {
     const float lo = is_u8 ? 0.0f : -128.0f, hi = is_u8 ? 255.0f : 127.0f, r = 1.0f / s, zf = (float)z;
@@ -89,4 +112,86 @@ void plain_f8_to_f32(const uint8_t *q, float *y, size_t n, float s, int e5m2)
         float v = e == 0 ? ldexpf((float)m, 1 - bias - mbits) : ldexpf((float)((1 << mbits) + m), e - bias - mbits);
         y[i] = ((q[i] & 0x80) ? -v : v) * s;
     }
+}
+
+/* f32 to bf16 and f16 bit patterns, to nearest even, with integer steps;
+   NaN becomes the quiet NaN with its sign (0x7FC0, 0x7E00) */
+static uint16_t plain_to_bf16(float y)
+{
+    uint32_t u;
+    memcpy(&u, &y, 4);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16 & 0x8000u) | 0x7FC0u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+static uint16_t plain_to_f16(float y)
+{
+    uint32_t u, a, sign;
+    memcpy(&u, &y, 4);
+    sign = (u >> 16) & 0x8000u;
+    a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return (uint16_t)(sign | 0x7E00u);
+    if (a >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u); /* rounds to 65520 or more: Inf */
+    if (a < 0x38800000u) { /* below 2^-14: a count of f16's subnormal steps 2^-24 */
+        const uint32_t e = a >> 23, m = (a & 0x7FFFFFu) | 0x800000u, sh = 126u - e;
+        if (sh > 24u) return (uint16_t)sign; /* below 2^-25: 0 (2^-25 itself ties to 0 below) */
+        return (uint16_t)(sign | ((m + (1u << (sh - 1u)) - 1u + ((m >> sh) & 1u)) >> sh));
+    }
+    return (uint16_t)(sign | ((a - (112u << 23) + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+}
+
+/* packed 4-bit rows: nibble out, (q - z) * s, narrowed; a scale and a
+   packed zero point per group of g elements */
+static inline void plain_w4_body(const uint8_t *q, void *y, size_t n, const float *s, const uint8_t *zps, size_t g,
+                                 const int sgn, const int out)
+{
+    size_t i0, i, gi;
+    for (i0 = 0, gi = 0; i0 < n; i0 += g, ++gi) {
+        const size_t end = n - i0 < g ? n : i0 + g;
+        int z = (zps[gi / 2] >> (gi % 2 * 4)) & 15;
+        if (sgn && z > 7) z -= 16;
+        for (i = i0; i < end; ++i) {
+            int v = (q[i / 2] >> (i % 2 * 4)) & 15;
+            float f;
+            if (sgn && v > 7) v -= 16;
+            f = (float)(v - z) * s[gi];
+            if (out == 0) ((float *)y)[i] = f;
+            else if (out == 1) ((uint16_t *)y)[i] = plain_to_f16(f);
+            else ((uint16_t *)y)[i] = plain_to_bf16(f);
+        }
+    }
+}
+
+void plain_w4(const uint8_t *q, void *y, size_t n, const float *s, const uint8_t *zps, size_t g, int sgn, int out)
+{
+    switch (sgn * 3 + out) {
+    case 0: plain_w4_body(q, y, n, s, zps, g, 0, 0); break;
+    case 1: plain_w4_body(q, y, n, s, zps, g, 0, 1); break;
+    case 2: plain_w4_body(q, y, n, s, zps, g, 0, 2); break;
+    case 3: plain_w4_body(q, y, n, s, zps, g, 1, 0); break;
+    case 4: plain_w4_body(q, y, n, s, zps, g, 1, 1); break;
+    default: plain_w4_body(q, y, n, s, zps, g, 1, 2); break;
+    }
+}
+
+/* bf16 -> s8/u8: widened by a shift, then plain_quantize's loop */
+void plain_bf16_quantize(const uint16_t *x, uint8_t *q, size_t n, float s, int32_t z, int is_u8, int recip)
+{
+    const float lo = is_u8 ? 0.0f : -128.0f, hi = is_u8 ? 255.0f : 127.0f, r = 1.0f / s, zf = (float)z;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const uint32_t u = (uint32_t)x[i] << 16;
+        float f, v;
+        memcpy(&f, &u, 4);
+        v = nearbyintf((recip ? f * r : f / s) + zf);
+        v = v < lo ? lo : v > hi ? hi : v;
+        q[i] = (uint8_t)(int32_t)v;
+    }
+}
+
+void plain_bf16_quantize_rows(const uint16_t *x, uint8_t *q, size_t rows, size_t len, const float *s, int32_t z,
+                              int is_u8, int recip)
+{
+    size_t k;
+    for (k = 0; k < rows; ++k) plain_bf16_quantize(x + k * len, q + k * len, len, s[k], z, is_u8, recip);
 }

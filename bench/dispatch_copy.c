@@ -14,4 +14,20 @@ int disp_dequantize(const quant_tensor *src, quant_tensor *dst, const quant_attr
 {
     return (int)quant_dequantize(src, dst, attrs);
 }
+void disp_bf16_to_s8(const uint16_t *src, int8_t *dst, size_t n, float scale, int32_t zp)
+{
+    quant_bf16_to_s8(src, dst, n, scale, zp);
+}
+void disp_w4(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps, size_t g, int sgn,
+             int out)
+{
+    switch (sgn * 3 + out) {
+    case 0: quant_u4_to_f32(src, (float *)dst, n, scales, zps, g); break;
+    case 1: quant_u4_to_f16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    case 2: quant_u4_to_bf16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    case 3: quant_s4_to_f32(src, (float *)dst, n, scales, zps, g); break;
+    case 4: quant_s4_to_f16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    default: quant_s4_to_bf16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    }
+}
 const char *disp_backend(void) { return quant_backend(); }

@@ -25,10 +25,11 @@ struct peer {
 #endif
 };
 
-peer *peer_dnnl_prepare(int quantize, int is_u8, size_t outer, size_t C, size_t inner,
-                        const float *scales, int32_t zp, void *src, void *dst)
-{
 #ifdef HAVE_DNNL
+/* quantize from f32 or bf16 (fdt), or dequantize to f32 */
+static peer *dnnl_prepare(int quantize, int is_u8, dnnl_data_type_t fdt, size_t outer, size_t C, size_t inner,
+                          const float *scales, int32_t zp, void *src, void *dst)
+{
     peer *p = calloc(1, sizeof *p);
     dnnl_memory_desc_t ds, dd;
     dnnl_dims_t dims = { (dnnl_dim_t)outer, (dnnl_dim_t)C, (dnnl_dim_t)inner };
@@ -43,8 +44,8 @@ peer *peer_dnnl_prepare(int quantize, int is_u8, size_t outer, size_t C, size_t 
     for (c = 0; c < C; ++c) sc[c] = quantize ? 1.0f / scales[c] : scales[c];
     ok &= dnnl_engine_create(&p->engine, dnnl_cpu, 0) == dnnl_success;
     ok &= dnnl_stream_create(&p->stream, p->engine, dnnl_stream_default_flags) == dnnl_success;
-    ok &= dnnl_memory_desc_init_by_tag(&ds, 3, dims, quantize ? dnnl_f32 : qt, dnnl_abc) == dnnl_success;
-    ok &= dnnl_memory_desc_init_by_tag(&dd, 3, dims, quantize ? qt : dnnl_f32, dnnl_abc) == dnnl_success;
+    ok &= dnnl_memory_desc_init_by_tag(&ds, 3, dims, quantize ? fdt : qt, dnnl_abc) == dnnl_success;
+    ok &= dnnl_memory_desc_init_by_tag(&dd, 3, dims, quantize ? qt : fdt, dnnl_abc) == dnnl_success;
     ok &= dnnl_primitive_attr_create(&attr) == dnnl_success;
     ok &= dnnl_primitive_attr_set_output_scales(attr, (dnnl_dim_t)C, C > 1 ? 1 << 1 : 0, sc) == dnnl_success;
     if (zp != 0)
@@ -56,8 +57,27 @@ peer *peer_dnnl_prepare(int quantize, int is_u8, size_t outer, size_t C, size_t 
     free(sc);
     if (!ok) { free(p); return NULL; }
     return p;
+}
+#endif
+
+peer *peer_dnnl_prepare(int quantize, int is_u8, size_t outer, size_t C, size_t inner,
+                        const float *scales, int32_t zp, void *src, void *dst)
+{
+#ifdef HAVE_DNNL
+    return dnnl_prepare(quantize, is_u8, dnnl_f32, outer, C, inner, scales, zp, src, dst);
 #else
     (void)quantize; (void)is_u8; (void)outer; (void)C; (void)inner; (void)scales; (void)zp; (void)src; (void)dst;
+    return NULL;
+#endif
+}
+
+peer *peer_dnnl_prepare_bf16(int is_u8, size_t outer, size_t C, size_t inner, const float *scales, int32_t zp,
+                             void *src, void *dst)
+{
+#ifdef HAVE_DNNL
+    return dnnl_prepare(1, is_u8, dnnl_bf16, outer, C, inner, scales, zp, src, dst);
+#else
+    (void)is_u8; (void)outer; (void)C; (void)inner; (void)scales; (void)zp; (void)src; (void)dst;
     return NULL;
 #endif
 }

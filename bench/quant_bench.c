@@ -16,7 +16,23 @@
    "dispatch" is quant.h again, built with no -march (bench/dispatch_copy.c,
    runtime dispatch on x86-64); its column is that copy's time over this
    build's (above 1: the dispatch build is slower), and its results must
-   equal this build's bit for bit. */
+   equal this build's bit for bit.
+
+   The rows of the 4-bit and bf16 formats come after the others, at 64 Ki
+   and 1 Mi elements only:
+   - u4->bf16, u4->f16, u4->f32, s4->bf16: the row kernels
+     quant_{u4,s4}_to_* on one packed row, a scale and a packed zero point
+     per group of 32 (layout g32) or 128 (g128); C is the number of groups.
+     The limit reads n/2 bytes and writes 2n (4n for f32).
+   - bf16->s8 exact, tensor: quant_bf16_to_s8 on the whole tensor;
+     bf16->s8 onednn, tensor: quant_quantize (the row kernel has no
+     rounding choice); layout rows: quant_quantize per_channel on axis 0
+     of a [C, 4096] bf16 tensor, a scale per row of 4096; layout rowk: the
+     same result by C calls of quant_bf16_to_s8, one per row. The limit
+     reads 2n bytes and writes n.
+   On these rows the plain C loop is checked too (plain:), and oneDNN's
+   bf16 reorder against the onednn rows; every check is binding. GB/s
+   counts the data only, not the scales and zero points. */
 #define _POSIX_C_SOURCE 200809L
 #define QUANT_IMPLEMENTATION
 #include "../quant.h"
@@ -29,22 +45,27 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OP_Q, OP_DQ };
-enum { PT, PC_AXIS1, PC_LAST };
+enum { OP_Q, OP_DQ, OP_W4 };
+enum { PT, PC_AXIS1, PC_LAST, PG, PC_ROWS, PC_ROWK };
+enum { ROW_LEN = 4096 }; /* rows, rowk: a scale per row of 4096 elements */
 enum { I_QUANT, I_LIMIT, I_PLAIN, I_DNNL, I_XNN, I_DISP, N_IMPL };
 static const char *impl_names[N_IMPL] = { "quant.h", "limit", "plain", "oneDNN", "XNNPACK", "dispatch" };
 static const char *round_names[4] = { "exact", "onednn", "onnx", "torch" };
-static const char *layout_names[3] = { "tensor", "axis1", "last" };
+static const char *layout_names[6] = { "tensor", "axis1", "last", "group", "rows", "rowk" };
 
 typedef struct row {
     int op, layout, rounding;
     quant_dtype qt;
     size_t n, C;
+    quant_dtype ft; /* the float side: f32, f16 or bf16 */
+    size_t g;       /* OP_W4: the group size */
 } row;
 
 typedef struct bufs {
     float *x, *y, *scales;
     uint8_t *q, *qref;
+    uint16_t *h; /* bf16 source */
+    uint8_t *gz; /* packed 4-bit zero points, one per group */
 } bufs;
 
 static double now(void)
@@ -57,8 +78,30 @@ static double now(void)
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 static int32_t row_zp(const row *r) { return is_f8(r->qt) ? 0 : r->qt == QUANT_U8 ? 128 : 3; }
 static size_t outer_of(const row *r) { return r->layout == PC_AXIS1 ? 1 : r->layout == PC_LAST ? r->n / r->C : 1; }
-static size_t inner_of(const row *r) { return r->layout == PC_AXIS1 ? r->n / r->C : r->layout == PC_LAST ? 1 : r->n; }
+static size_t inner_of(const row *r)
+{
+    return r->layout == PC_AXIS1 || r->layout == PC_ROWS || r->layout == PC_ROWK ? r->n / r->C
+           : r->layout == PC_LAST ? 1 : r->n;
+}
 static size_t chans_of(const row *r) { return r->layout == PT ? 1 : r->C; }
+static quant_dtype fdt(const row *r) { return r->ft; }
+/* the rows of the newer formats: packed 4-bit rows and bf16 sources */
+static int is_new(const row *r) { return r->op == OP_W4 || fdt(r) != QUANT_F32; }
+static int w4_sgn(const row *r) { return r->qt == QUANT_S4; }
+static int w4_out(const row *r) { return fdt(r) == QUANT_F32 ? 0 : fdt(r) == QUANT_F16 ? 1 : 2; }
+/* the bytes of one destination element; of data read and written per element */
+static size_t out_size(const row *r) { return r->op == OP_W4 ? (fdt(r) == QUANT_F32 ? 4 : 2) : r->op == OP_Q ? 1 : 4; }
+static double bytes_per_elem(const row *r)
+{
+    if (r->op == OP_W4) return 0.5 + (double)out_size(r);
+    return fdt(r) == QUANT_F32 ? 5.0 : 3.0;
+}
+static const char *layout_name(const row *r, char *buf, size_t len)
+{
+    if (r->layout != PG) return layout_names[r->layout];
+    snprintf(buf, len, "g%zu", r->g);
+    return buf;
+}
 
 typedef struct ctx {
     const row *r;
@@ -70,11 +113,64 @@ typedef struct ctx {
     int impl;
 } ctx;
 
+/* quant_{u4,s4}_to_{f32,f16,bf16}, as disp_w4 */
+static void quant_w4(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps, size_t g,
+                     int sgn, int out)
+{
+    switch (sgn * 3 + out) {
+    case 0: quant_u4_to_f32(src, (float *)dst, n, scales, zps, g); break;
+    case 1: quant_u4_to_f16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    case 2: quant_u4_to_bf16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    case 3: quant_s4_to_f32(src, (float *)dst, n, scales, zps, g); break;
+    case 4: quant_s4_to_f16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    default: quant_s4_to_bf16(src, (uint16_t *)dst, n, scales, zps, g); break;
+    }
+}
+
+/* the 4-bit and bf16 rows: 4-bit rows from q into y, bf16 from h into q */
+static void call_new(ctx *c)
+{
+    const row *r = c->r;
+    bufs *b = c->b;
+    const int u8 = r->qt == QUANT_U8, recip = r->rounding == QUANT_ROUND_ONEDNN;
+    const int32_t z = row_zp(r);
+    size_t k;
+    switch (c->impl) {
+    case I_QUANT:
+    case I_DISP: {
+        void (*w4)(const uint8_t *, void *, size_t, const float *, const uint8_t *, size_t, int, int) =
+            c->impl == I_DISP ? disp_w4 : quant_w4;
+        void (*h8)(const uint16_t *, int8_t *, size_t, float, int32_t) =
+            c->impl == I_DISP ? disp_bf16_to_s8 : quant_bf16_to_s8;
+        if (r->op == OP_W4) w4(b->q, b->y, r->n, b->scales, b->gz, r->g, w4_sgn(r), w4_out(r));
+        else if (r->layout == PT && r->rounding == QUANT_ROUND_EXACT) h8(b->h, (int8_t *)b->q, r->n, b->scales[0], z);
+        else if (r->layout == PC_ROWK)
+            for (k = 0; k < r->C; ++k) h8(b->h + k * ROW_LEN, (int8_t *)b->q + k * ROW_LEN, ROW_LEN, b->scales[k], z);
+        else if (c->impl == I_DISP) disp_quantize(&c->tf, &c->tq, &c->a);
+        else quant_quantize(&c->tf, &c->tq, &c->a);
+        break;
+    }
+    case I_LIMIT:
+        if (r->op != OP_W4) limit_narrow16(b->h, b->q, r->n);
+        else if (w4_out(r) == 0) limit_w4_32(b->q, b->y, r->n);
+        else limit_w4_16(b->q, (uint16_t *)(void *)b->y, r->n);
+        break;
+    case I_PLAIN:
+        if (r->op == OP_W4) plain_w4(b->q, b->y, r->n, b->scales, b->gz, r->g, w4_sgn(r), w4_out(r));
+        else if (r->layout == PT) plain_bf16_quantize(b->h, b->q, r->n, b->scales[0], z, u8, recip);
+        else plain_bf16_quantize_rows(b->h, b->q, r->C, ROW_LEN, b->scales, z, u8, recip);
+        break;
+    default:
+        peer_run(c->p);
+    }
+}
+
 static void call(ctx *c)
 {
     const row *r = c->r;
     bufs *b = c->b;
     const int u8 = r->qt == QUANT_U8;
+    if (is_new(r)) { call_new(c); return; }
     switch (c->impl) {
     case I_QUANT:
         if (r->op == OP_Q) quant_quantize(&c->tf, &c->tq, &c->a);
@@ -144,6 +240,22 @@ static void fill(bufs *b, size_t n, size_t C)
     for (i = 0; i < C; ++i) b->scales[i] = 0.05f + 0.001f * (float)(i % 17);
 }
 
+/* after fill: x truncated to bf16 in h, and random packed zero points */
+static void fill_new(bufs *b, const row *r)
+{
+    size_t i;
+    uint64_t s = 0x13198A2E03707344ull;
+    for (i = 0; i < r->n; ++i) {
+        uint32_t u;
+        memcpy(&u, &b->x[i], 4);
+        b->h[i] = (uint16_t)(u >> 16);
+    }
+    for (i = 0; i < (chans_of(r) + 1) / 2; ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        b->gz[i] = (uint8_t)(s >> 32);
+    }
+}
+
 typedef struct result {
     double ns[N_IMPL];    /* median ns per element; 0: not measured */
     double ratio[N_IMPL]; /* median over the rounds of quant.h's time over this one's */
@@ -176,13 +288,30 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
     c.zp64 = row_zp(r);
     c.a.zps = &c.zp64; c.a.n_zps = 1;
     c.a.rounding = (quant_rounding)r->rounding;
+    if (is_new(r) && r->op == OP_Q) { /* bf16 -> s8; rows: a [C, 4096] tensor, axis 0 */
+        c.tf.dtype = fdt(r);
+        c.tf.data = b->h;
+        if (r->layout == PC_ROWS) {
+            c.tf.rank = 2; c.tf.dims[0] = (int64_t)C; c.tf.dims[1] = ROW_LEN; c.tf.dims[2] = 0;
+            c.a.axis = 0;
+        }
+        c.tq = c.tf;
+        c.tq.dtype = r->qt;
+        c.tq.data = b->q;
+    }
 
     /* set up every implementation there is for this row */
     for (impl = 0; impl < N_IMPL; ++impl) {
         cs[impl] = c;
         cs[impl].impl = impl;
         have[impl] = 1;
-        if (impl == I_DNNL) {
+        if (impl == I_DNNL && is_new(r)) {
+            /* bf16 -> s8 with output scales, as the f32 rows; oneDNN 2.6 has no 4-bit types */
+            have[impl] = 0;
+            if (r->op != OP_Q || fdt(r) != QUANT_BF16 || r->rounding != QUANT_ROUND_ONEDNN) continue;
+            cs[impl].p = peer_dnnl_prepare_bf16(u8, outer_of(r), C, inner_of(r), b->scales, row_zp(r), b->h, b->q);
+            have[impl] = cs[impl].p != NULL;
+        } else if (impl == I_DNNL) {
             /* oneDNN's reorder is the onednn rounding; it has no f8 here */
             have[impl] = 0;
             if (is_f8(r->qt) || (r->op == OP_Q && r->rounding != QUANT_ROUND_ONEDNN)) continue;
@@ -194,7 +323,8 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
         if (impl == I_XNN) {
             /* XNNPACK's convert is the torch rounding, per tensor only */
             have[impl] = 0;
-            if (is_f8(r->qt) || r->layout != PT || (r->op == OP_Q && r->rounding != QUANT_ROUND_TORCH)) continue;
+            if (is_new(r) || is_f8(r->qt) || r->layout != PT || (r->op == OP_Q && r->rounding != QUANT_ROUND_TORCH))
+                continue;
             cs[impl].p = peer_xnn_prepare(r->op == OP_Q, u8, r->n, b->scales[0], row_zp(r),
                                           r->op == OP_Q ? (void *)b->x : (void *)b->q,
                                           r->op == OP_Q ? (void *)b->q : (void *)b->y);
@@ -204,18 +334,38 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
 
     /* checks first: quant.h's output is kept (dequantize borrows x for
        it), then each peer's output is compared with it */
-    call(&cs[I_QUANT]);
-    if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
-    else memcpy(b->x, b->y, r->n * 4);
-    for (impl = I_DNNL; impl <= I_DISP; ++impl) {
-        size_t i;
-        long bad = 0;
-        if (!have[impl]) continue;
-        call(&cs[impl]);
-        if (r->op == OP_Q) { for (i = 0; i < r->n; ++i) bad += b->q[i] != b->qref[i]; }
-        else { for (i = 0; i < r->n; ++i) bad += memcmp(&b->y[i], &b->x[i], 4) != 0; }
-        res->checked[impl] = 1;
-        res->mismatches[impl] = bad;
+    if (is_new(r)) {
+        /* the plain loop too; each output, quant.h's first, is written
+           over a poisoned buffer and compared element by element */
+        uint8_t *out = r->op == OP_W4 ? (uint8_t *)(void *)b->y : b->q;
+        const size_t es = out_size(r);
+        memset(out, 0xA5, r->n * es);
+        call(&cs[I_QUANT]);
+        memcpy(b->qref, out, r->n * es);
+        for (impl = I_PLAIN; impl <= I_DISP; ++impl) {
+            size_t i;
+            long bad = 0;
+            if (!have[impl]) continue;
+            memset(out, 0xA5, r->n * es);
+            call(&cs[impl]);
+            for (i = 0; i < r->n; ++i) bad += memcmp(out + i * es, b->qref + i * es, es) != 0;
+            res->checked[impl] = 1;
+            res->mismatches[impl] = bad;
+        }
+    } else {
+        call(&cs[I_QUANT]);
+        if (r->op == OP_Q) memcpy(b->qref, b->q, r->n);
+        else memcpy(b->x, b->y, r->n * 4);
+        for (impl = I_DNNL; impl <= I_DISP; ++impl) {
+            size_t i;
+            long bad = 0;
+            if (!have[impl]) continue;
+            call(&cs[impl]);
+            if (r->op == OP_Q) { for (i = 0; i < r->n; ++i) bad += b->q[i] != b->qref[i]; }
+            else { for (i = 0; i < r->n; ++i) bad += memcmp(&b->y[i], &b->x[i], 4) != 0; }
+            res->checked[impl] = 1;
+            res->mismatches[impl] = bad;
+        }
     }
 
     /* timing in rounds, each implementation once per round, so that every
@@ -239,9 +389,9 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
 
 static const char *op_name(const row *r, char *buf, size_t len)
 {
-    const char *t = quant_dtype_name(r->qt);
-    if (r->op == OP_Q) snprintf(buf, len, "f32->%s %s", t, is_f8(r->qt) ? "" : round_names[r->rounding]);
-    else snprintf(buf, len, "%s->f32", t);
+    const char *t = quant_dtype_name(r->qt), *f = quant_dtype_name(fdt(r));
+    if (r->op == OP_Q) snprintf(buf, len, "%s->%s %s", f, t, is_f8(r->qt) ? "" : round_names[r->rounding]);
+    else snprintf(buf, len, "%s->%s", t, f);
     return buf;
 }
 
@@ -266,10 +416,12 @@ int main(int argc, char **argv)
     static const size_t sizes_quick[] = { 65536, 1048576 };
     static const size_t last_cs_full[] = { 16, 256, 4096 };
     static const size_t last_cs_quick[] = { 256 };
+    static const size_t sizes_new[] = { 65536, 1048576 }, groups[] = { 32, 128 };
+    static const quant_dtype w4_outs[3] = { QUANT_BF16, QUANT_F16, QUANT_F32 };
     int quick = 0, runs = 7, json = 0, csv = 0, i, failures = 0, first = 1;
     const char *filter = NULL;
     const size_t *sizes, *last_cs;
-    size_t nsizes, nlast, si, maxn = 0, k;
+    size_t nsizes, nlast, si, maxn = 0, maxnew = 0, maxc = 4096, k;
     row rows[512];
     int nrows = 0;
     bufs b;
@@ -304,26 +456,43 @@ int main(int argc, char **argv)
         static const quant_dtype ints[2] = { QUANT_S8, QUANT_U8 }, f8s[2] = { QUANT_F8_E4M3, QUANT_F8_E5M2 };
         int d, rnd;
         for (d = 0; d < 2; ++d) {
-            for (rnd = 0; rnd < 4; ++rnd) rows[nrows++] = (row){ OP_Q, PT, rnd, ints[d], n, 1 };
-            rows[nrows++] = (row){ OP_DQ, PT, 0, ints[d], n, 1 };
+            for (rnd = 0; rnd < 4; ++rnd) rows[nrows++] = (row){ OP_Q, PT, rnd, ints[d], n, 1, QUANT_F32, 0 };
+            rows[nrows++] = (row){ OP_DQ, PT, 0, ints[d], n, 1, QUANT_F32, 0 };
         }
         for (d = 0; d < 2; ++d) {
-            rows[nrows++] = (row){ OP_Q, PT, 0, f8s[d], n, 1 };
-            rows[nrows++] = (row){ OP_DQ, PT, 0, f8s[d], n, 1 };
+            rows[nrows++] = (row){ OP_Q, PT, 0, f8s[d], n, 1, QUANT_F32, 0 };
+            rows[nrows++] = (row){ OP_DQ, PT, 0, f8s[d], n, 1, QUANT_F32, 0 };
         }
         for (k = 0; k <= nlast; ++k) {
             const int layout = k == 0 ? PC_AXIS1 : PC_LAST;
             const size_t C = k == 0 ? 64 : last_cs[k - 1];
-            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_EXACT, QUANT_S8, n, C };
-            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_ONEDNN, QUANT_S8, n, C };
-            rows[nrows++] = (row){ OP_DQ, layout, 0, QUANT_S8, n, C };
+            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_EXACT, QUANT_S8, n, C, QUANT_F32, 0 };
+            rows[nrows++] = (row){ OP_Q, layout, QUANT_ROUND_ONEDNN, QUANT_S8, n, C, QUANT_F32, 0 };
+            rows[nrows++] = (row){ OP_DQ, layout, 0, QUANT_S8, n, C, QUANT_F32, 0 };
         }
         if (n > maxn) maxn = n;
     }
+    /* the 4-bit and bf16 rows, after the rows above */
+    for (si = 0; si < sizeof sizes_new / sizeof sizes_new[0]; ++si) {
+        const size_t n = sizes_new[si];
+        int d;
+        for (k = 0; k < 2; ++k) {
+            for (d = 0; d < 3; ++d) rows[nrows++] = (row){ OP_W4, PG, 0, QUANT_U4, n, n / groups[k], w4_outs[d], groups[k] };
+            rows[nrows++] = (row){ OP_W4, PG, 0, QUANT_S4, n, n / groups[k], QUANT_BF16, groups[k] };
+            if (n / groups[k] > maxc) maxc = n / groups[k];
+        }
+        rows[nrows++] = (row){ OP_Q, PT, QUANT_ROUND_EXACT, QUANT_S8, n, 1, QUANT_BF16, 0 };
+        rows[nrows++] = (row){ OP_Q, PT, QUANT_ROUND_ONEDNN, QUANT_S8, n, 1, QUANT_BF16, 0 };
+        rows[nrows++] = (row){ OP_Q, PC_ROWS, QUANT_ROUND_EXACT, QUANT_S8, n, n / ROW_LEN, QUANT_BF16, 0 };
+        rows[nrows++] = (row){ OP_Q, PC_ROWS, QUANT_ROUND_ONEDNN, QUANT_S8, n, n / ROW_LEN, QUANT_BF16, 0 };
+        rows[nrows++] = (row){ OP_Q, PC_ROWK, QUANT_ROUND_EXACT, QUANT_S8, n, n / ROW_LEN, QUANT_BF16, 0 };
+        if (n > maxn) maxn = n;
+        if (n > maxnew) maxnew = n;
+    }
 
     b.x = malloc(maxn * 4); b.y = malloc(maxn * 4); b.q = malloc(maxn); b.qref = malloc(maxn * 4);
-    b.scales = malloc(4096 * 4);
-    if (!b.x || !b.y || !b.q || !b.qref || !b.scales) { fprintf(stderr, "out of memory\n"); return 1; }
+    b.scales = malloc(maxc * 4); b.h = malloc(maxnew * 2); b.gz = malloc(maxnew / 2 + 1);
+    if (!b.x || !b.y || !b.q || !b.qref || !b.scales || !b.h || !b.gz) { fprintf(stderr, "out of memory\n"); return 1; }
 
     cpu_name(cpu, sizeof cpu);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&t));
@@ -349,18 +518,20 @@ int main(int argc, char **argv)
     for (i = 0; i < nrows; ++i) {
         const row *r = &rows[i];
         result res;
-        char ratio[N_IMPL][16], check[128];
+        char ratio[N_IMPL][16], check[128], lay[16];
+        const char *layout = layout_name(r, lay, sizeof lay);
         double bytes;
         int impl;
         op_name(r, name, sizeof name);
         {
             char full[160];
-            snprintf(full, sizeof full, "%s %s C=%zu n=%zu", name, layout_names[r->layout], chans_of(r), r->n);
+            snprintf(full, sizeof full, "%s %s C=%zu n=%zu", name, layout, chans_of(r), r->n);
             if (filter && !strstr(full, filter)) continue;
         }
         fill(&b, r->n, chans_of(r));
+        if (is_new(r)) fill_new(&b, r);
         run_row(r, &b, runs, &res);
-        bytes = (double)r->n * 5.0;
+        bytes = (double)r->n * bytes_per_elem(r);
         snprintf(check, sizeof check, "-");
         for (impl = 1; impl < N_IMPL; ++impl) {
             if (res.ns[impl] > 0) snprintf(ratio[impl], 16, "%.2f", res.ratio[impl]);
@@ -368,30 +539,31 @@ int main(int argc, char **argv)
         }
         /* the dispatch column reads the other way: its time over this build's */
         if (res.ns[I_DISP] > 0) snprintf(ratio[I_DISP], 16, "%.2f", 1.0 / res.ratio[I_DISP]);
-        for (impl = I_DNNL; impl <= I_DISP; ++impl)
+        for (impl = I_PLAIN; impl <= I_DISP; ++impl)
             if (res.checked[impl]) {
                 /* the contract is onednn == oneDNN and torch == XNNPACK on
-                   quantize, and the two builds of quant.h agree everywhere */
-                const int binding = r->op == OP_Q || impl == I_DISP;
+                   quantize, and the two builds of quant.h agree everywhere;
+                   on the 4-bit and bf16 rows the plain loop must agree too */
+                const int binding = r->op == OP_Q || impl == I_DISP || is_new(r);
                 const size_t len = strcmp(check, "-") ? strlen(check) : 0;
                 snprintf(check + len, sizeof check - len, "%s:%s ",
-                         impl == I_DNNL ? "dnnl" : impl == I_XNN ? "xnn" : "disp",
+                         impl == I_PLAIN ? "plain" : impl == I_DNNL ? "dnnl" : impl == I_XNN ? "xnn" : "disp",
                          res.mismatches[impl] ? (binding ? "FAIL" : "differs") : "ok");
                 if (res.mismatches[impl] && binding) ++failures;
             }
         if (json) {
             printf("%s{\"op\":\"%s\",\"layout\":\"%s\",\"channels\":%zu,\"n\":%zu", first ? "" : ",\n", name,
-                   layout_names[r->layout], chans_of(r), r->n);
+                   layout, chans_of(r), r->n);
             for (impl = 0; impl < N_IMPL; ++impl)
                 if (res.ns[impl] > 0) printf(",\"%s_ns\":%.4f", impl_names[impl], res.ns[impl]);
             printf(",\"check\":\"%s\"}", check);
             first = 0;
         } else if (csv) {
-            printf("%s,%s,%zu,%zu,%.4f,%.2f,%s,%s,%s,%s,%s,%s\n", name, layout_names[r->layout], chans_of(r), r->n,
+            printf("%s,%s,%zu,%zu,%.4f,%.2f,%s,%s,%s,%s,%s,%s\n", name, layout, chans_of(r), r->n,
                    res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT], ratio[I_PLAIN],
                    ratio[I_DNNL], ratio[I_XNN], ratio[I_DISP], check);
         } else {
-            printf("%-22s %-6s %5zu %9zu %9.4f %7.1f %8s %8s %8s %8s %8s  %s\n", name, layout_names[r->layout],
+            printf("%-22s %-6s %5zu %9zu %9.4f %7.1f %8s %8s %8s %8s %8s  %s\n", name, layout,
                    chans_of(r), r->n, res.ns[I_QUANT], bytes / (res.ns[I_QUANT] * (double)r->n), ratio[I_LIMIT],
                    ratio[I_PLAIN], ratio[I_DNNL], ratio[I_XNN], ratio[I_DISP], check);
         }

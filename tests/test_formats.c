@@ -423,6 +423,24 @@ static void row_kernels(void)
         }
         free(src); free(zps); free(sc); free(dst);
     }
+    {
+        /* an invalid scale (the row kernels do not validate): every lane
+           and the scalar tail of one call agree */
+        static const float bad[3] = { NAN, INFINITY, -INFINITY };
+        uint8_t src[40], zp = 0x88;
+        uint16_t y[80];
+        float yf[80];
+        int b, i;
+        memset(src, 0x88, sizeof src);
+        for (b = 0; b < 3; ++b) {
+            quant_u4_to_f16(src, y, 80, &bad[b], &zp, 0);
+            for (i = 1; i < 80; ++i) CHECK(y[i] == y[0], "f16 scale %g: [%d] 0x%04x, [0] 0x%04x", (double)bad[b], i, y[i], y[0]);
+            quant_u4_to_bf16(src, y, 80, &bad[b], &zp, 0);
+            for (i = 1; i < 80; ++i) CHECK(y[i] == y[0], "bf16 scale %g: [%d] 0x%04x, [0] 0x%04x", (double)bad[b], i, y[i], y[0]);
+            quant_u4_to_f32(src, yf, 80, &bad[b], &zp, 0);
+            for (i = 1; i < 80; ++i) CHECK(check_bits_float(yf[i]) == check_bits_float(yf[0]), "f32 scale %g: [%d]", (double)bad[b], i);
+        }
+    }
     for (it = 0; it < 2000; ++it) {
         const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 1100);
         const int bf = (int)(check_rand() % 2), u8 = (int)(check_rand() % 2);
