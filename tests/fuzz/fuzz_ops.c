@@ -17,10 +17,24 @@
    subnormal, 2^-128 and its neighbour, raw bits), zero points (the int32
    ends, beyond them, raw), the data, NULL tensors, attributes and data
    pointers, misaligned pointers, and dst overlapping (or touching) src,
-   scales or zero points.
+   scales or zero points, half the time by exactly one byte at either end.
+
+   SPEC section 6 is part of the model: the dtypes s4/u4 (two per byte,
+   element 2k in the low nibble of byte k, ceil(n / 2) bytes, an odd count's
+   last high nibble written 0) and f16/bf16 (2-byte aligned) as src, dst,
+   scales and zero points; per_group with a random group_shape (ragged last
+   groups, groups larger than the dim, huge ones, entries < 1 below the
+   rank and set past it); the scales and zero points as the grid's list
+   (static), as a tensor of the grid's dims or 1-D (dynamic), or shaped
+   wrongly; one zero point for the whole tensor. Every buffer is its packed
+   size. An f16/bf16 value is widened exactly (a NaN keeps its payload) and
+   a dequantized f32 narrowed once more with the oracle's o_f16_code /
+   o_bf16_code. Where SPEC's wording leaves a per-group shape open (a 1-D
+   or rank-0 tensor for an empty grid), either answer passes.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
-   pointers included), against the oracle where its scale is valid.
+   pointers included), against the oracle where its scale is valid: the
+   f32, f8, 16-bit float and packed 4-bit rows.
 
    Every buffer the library may read or write is its own malloc of exactly
    its size (a zero-size one is NULL or a malloc(0) pointer), so that
@@ -69,6 +83,12 @@ static unsigned rd8(reader *r)
     if (r->n) { v = *r->p++; --r->n; }
     return v;
 }
+/* (two reads in one expression would be unsequenced: each its own statement) */
+static unsigned rd16(reader *r)
+{
+    const unsigned lo = rd8(r);
+    return lo | rd8(r) << 8;
+}
 static uint32_t rd32(reader *r)
 {
     uint32_t v = 0;
@@ -100,11 +120,23 @@ static int64_t pick_dim(reader *r)
 
 static const quant_dtype wild_dtypes[] = {
     QUANT_UNDEF, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
-    (quant_dtype)11, (quant_dtype)-1, (quant_dtype)1000 /* 7..10 (section 6) are outside this model */
+    QUANT_S4, QUANT_U4, QUANT_F16, QUANT_BF16, (quant_dtype)11, (quant_dtype)-1, (quant_dtype)1000
 };
 
 static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* A 16-bit float widened to f32 exactly (SPEC section 6): the oracle's value
+   of the code; a NaN keeps its sign and payload bits (f16 mantissa bit k is
+   f32 bit k + 13, bf16 the top half), which rounding onednn's e5m2 NaN code
+   reads (bit 21). */
+static float widen16(uint16_t h, int bf)
+{
+    if (bf) return (h & 0x7F80u) == 0x7F80u && (h & 0x7Fu) ? bits_f((uint32_t)h << 16) : o_bf16_value(h);
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+        return bits_f((uint32_t)(h & 0x8000u) << 16 | 0x7F800000u | (uint32_t)(h & 0x3FFu) << 13);
+    return o_f16_value(h);
+}
 
 static uint32_t pick_scale_bits(reader *r)
 {
@@ -112,7 +144,11 @@ static uint32_t pick_scale_bits(reader *r)
         0x3F800000u /* 1 */, 0x3F000000u /* 0.5 */, 0x40000000u, 0x3DCCCCCDu /* 0.1 */, 0xBE800000u /* -0.25 */,
         0x40400000u /* 3 */, 0x3EAAAAABu /* 1/3 */, 0x3A83126Fu /* 0.001 */, 0x4B800000u /* 2^24 */,
         0x3C23D70Au /* 0.01 */, 0xC0A00000u /* -5 */, 0x00800000u /* 2^-126 */, 0x7F7FFFFFu /* max */,
-        0x00200001u /* just above 2^-128: fl(1/s) finite */, 0x3F8CCCCDu /* 1.1 */, 0x42FE0000u /* 127 */
+        0x00200001u /* just above 2^-128: fl(1/s) finite */, 0x3F8CCCCDu /* 1.1 */, 0x42FE0000u /* 127 */,
+        /* where a dequantized value narrows at an f16 or bf16 edge (q - z = +-1): */
+        0x477FF000u /* 65520: f16 Inf */, 0x477FE000u /* 65504: f16 max */, 0x7F7F8000u /* bf16: ties up to Inf */,
+        0x33000000u /* 2^-25: f16 ties to 0 */, 0x33C00000u /* 1.5 * 2^-24: ties to 2^-23 */,
+        0x387FE000u /* ties from the top f16 subnormal to 2^-14 */
     };
     static const uint32_t special[] = {
         0x00000000u, 0x80000000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u /* signalling */, 0x7F800000u,
@@ -123,6 +159,51 @@ static uint32_t pick_scale_bits(reader *r)
     if (b < 144) return good[b % N(good)];
     if (b < 224) return special[b % N(special)];
     return rd32(r);
+}
+
+/* a 16-bit scale: good ones, the bad ones of SPEC section 4 as they widen
+   (0, NaN, Inf; bf16 down to 2^-128 and its neighbour, f16 subnormals), raw */
+static uint16_t pick_scale16(reader *r, int bf)
+{
+    static const uint16_t good[2][14] = {
+        { 0x3C00, 0x3800, 0x4000, 0x2E66, 0xB400, 0x4200, 0x3555, 0x1419, 0x2147, 0xC500, 0x7BFF, 0x0001 /* 2^-24 */,
+          0x0400, 0x57F0 },
+        { 0x3F80, 0x3F00, 0x4000, 0x3DCD, 0xBE80, 0x4040, 0x3EAB, 0x3A83, 0x4B80, 0xC0A0, 0x0080 /* 2^-126 */, 0x7F7F,
+          0x0021 /* just above 2^-128 */, 0x42FE }
+    };
+    static const uint16_t special[2][12] = {
+        { 0x0000, 0x8000, 0x7E00, 0xFE00, 0x7C01, 0x7C00, 0xFC00, 0x0001, 0x8001, 0x03FF, 0x7D00, 0xFFFF },
+        { 0x0000, 0x8000, 0x7FC0, 0xFFC0, 0x7F81, 0x7F80, 0xFF80, 0x0020 /* 2^-128 */, 0x8020, 0x0001, 0x001F, 0x0010 }
+    };
+    const unsigned b = rd8(r);
+    if (b < 144) return good[bf][b % 14];
+    if (b < 224) return special[bf][b % 12];
+    return (uint16_t)rd16(r);
+}
+
+/* a 16-bit source element: halves (ties at scale 1), the section 3 edges
+   as 16-bit codes, NaNs with and without bit 21 once widened, raw */
+static uint16_t pick_h16(reader *r, size_t i, int bf)
+{
+    static const uint16_t special[2][30] = {
+        { 0x0000, 0x8000, 0x3800, 0x3E00, 0x4100, 0xC100, 0x7E00, 0xFE00, 0x7D01, 0x7F00, 0x7C00, 0xFC00, 0x57F8 /* 127.5 */,
+          0x5800, 0xD804 /* -128.5 */, 0x5BFC /* 255.5 */, 0x5F00 /* 448 */, 0x5F40 /* 464 */, 0x5F80, 0x7B00 /* 57344 */,
+          0x7B80 /* 61440 */, 0x7BFF, 0x0001, 0x03FF, 0x0400, 0x3C40 /* 1.0625 */, 0x3C41, 0x2000, 0x1C00, 0xFD55 },
+        { 0x0000, 0x8000, 0x3F00, 0x3FC0, 0x4020, 0xC020, 0x7FC0, 0xFFC0, 0x7F81, 0x7FA0, 0x7F80, 0xFF80, 0x42FF /* 127.5 */,
+          0x4300, 0xC301, 0x437F, 0x43E0 /* 448 */, 0x43E8 /* 464 */, 0x43F0, 0x4760 /* 57344 */, 0x4770 /* 61440 */,
+          0x7F7F, 0x0001, 0x007F, 0x0080, 0x3F88 /* 1.0625 */, 0x3F89, 0x3B00, 0x4F00, 0xFFA5 }
+    };
+    const unsigned b = rd8(r);
+    if (!r->n && !b) {                                               /* input used up */
+        const float x = (float)((int)(i * 37 % 511) - 255) * 0.37f;
+        return bf ? o_bf16_code(x) : o_f16_code(x);
+    }
+    if (b < 96) {
+        const float x = (float)(int8_t)rd8(r) * 0.5f;                 /* exact in both */
+        return bf ? o_bf16_code(x) : o_f16_code(x);
+    }
+    if (b < 192) return special[bf][b % 30];
+    return (uint16_t)rd16(r);
 }
 
 static int64_t pick_zp(reader *r)
@@ -185,9 +266,51 @@ typedef struct fcase {
 
 static const char *const op_name[4] = { "quantize", "dequantize", "dynamic_quantize", "dynamic_dequantize" };
 
-static size_t esize(quant_dtype t) { return t == QUANT_F32 || t == QUANT_S32 ? 4 : 1; }
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
-static int misaligned(const void *p) { return ((uintptr_t)p & 3) != 0; }
+static int is_4bit(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
+static int is_h16(quant_dtype t) { return t == QUANT_F16 || t == QUANT_BF16; }
+static int is_float_t(quant_dtype t) { return t == QUANT_F32 || is_h16(t); }    /* f32, f16, bf16 */
+static int is_zp_t(quant_dtype t)
+{
+    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_4bit(t);
+}
+/* bytes per element (a 4-bit type counts as one for the size checks: its
+   n elements take ceil(n / 2) bytes, so n itself is the limit) */
+static size_t esize(quant_dtype t)
+{
+    return t == QUANT_F32 || t == QUANT_S32 ? 4 : is_h16(t) ? 2 : 1;
+}
+/* the bytes of n elements, packed for 4-bit; unknown dtypes as bytes */
+static uint64_t nbytes(quant_dtype t, uint64_t n) { return is_4bit(t) ? n / 2 + (n & 1) : n * esize(t); }
+/* the alignment SPEC section 4 and 6 require of the data */
+static unsigned align_of(quant_dtype t) { return (unsigned)esize(t); }
+static int misaligned(const void *p, unsigned al) { return ((uintptr_t)p & (al - 1)) != 0; }
+
+/* a 4-bit element k of packed memory: the low nibble of byte k / 2 for k even */
+static unsigned nibble(const uint8_t *p, uint64_t k) { return (p[k / 2] >> (4 * (unsigned)(k & 1))) & 15u; }
+
+/* element i of an integer tensor of type t (s8, u8, s32, s4, u4) */
+static int64_t load_int(quant_dtype t, const uint8_t *p, uint64_t i)
+{
+    int32_t w;
+    switch (t) {
+    case QUANT_S32: memcpy(&w, p + 4 * i, 4); return w;
+    case QUANT_S8: return (int8_t)p[i];
+    case QUANT_S4: return (int64_t)((nibble(p, i) ^ 8u)) - 8;
+    case QUANT_U4: return nibble(p, i);
+    default: return p[i];
+    }
+}
+
+/* element i of an f32, f16 or bf16 tensor, widened exactly */
+static float load_float(quant_dtype t, const uint8_t *p, uint64_t i)
+{
+    float f;
+    uint16_t h;
+    if (t == QUANT_F32) { memcpy(&f, p + 4 * i, 4); return f; }
+    memcpy(&h, p + 2 * i, 2);
+    return widen16(h, t == QUANT_BF16);
+}
 
 typedef struct shape_info {
     int rank_ok, neg, zero, over, known;      /* known: a valid shape, count meaningful */
@@ -219,6 +342,54 @@ static shape_info shape_of(const quant_tensor *t, size_t es)
     return s;
 }
 
+/* SPEC section 6: the scale grid of src's shape and a group_shape, with
+   ceil(dims[d] / g[d]) entries along dim d. Known when src's shape is valid
+   and every entry is >= 1 below the rank and 0 at or past it. big: grid
+   dims above 1; non1: grid dims other than 1 (the two readings of "a grid
+   with one non-1 dim" differ only for an empty grid). */
+typedef struct grid_info {
+    int known, rank, big, non1;
+    int64_t dims[QUANT_MAX_RANK];
+    uint64_t count;
+} grid_info;
+
+static grid_info grid_of(const quant_tensor *src, const shape_info *ss, const int64_t *g)
+{
+    grid_info G;
+    int d, empty = 0;
+    memset(&G, 0, sizeof G);
+    if (!ss->known) return G;
+    for (d = 0; d < QUANT_MAX_RANK; ++d)
+        if (d < src->rank ? g[d] < 1 : g[d] != 0) return G;
+    G.known = 1;
+    G.rank = src->rank;
+    G.count = 1;
+    for (d = 0; d < src->rank; ++d) {
+        G.dims[d] = src->dims[d] == 0 ? 0 : (src->dims[d] - 1) / g[d] + 1;
+        empty |= G.dims[d] == 0;
+        G.big += G.dims[d] > 1;
+        G.non1 += G.dims[d] != 1;
+    }
+    for (d = 0; d < src->rank && !empty; ++d) G.count *= (uint64_t)G.dims[d];   /* <= the element count */
+    if (empty) G.count = 0;
+    return G;
+}
+
+/* the grid entry of element i of a tensor of src's dims, with group sizes g
+   (per tensor: g = dims; per channel: g[axis] = 1, the others dims) */
+static uint64_t grid_index(const quant_tensor *src, const int64_t *g, uint64_t i)
+{
+    uint64_t gi = 0, gstride = 1;
+    int d;
+    for (d = src->rank - 1; d >= 0; --d) {
+        const uint64_t n = (uint64_t)src->dims[d], gd = (uint64_t)g[d], cells = (n - 1) / gd + 1;
+        gi += (i % n) / gd * gstride;
+        gstride *= cells;
+        i /= n;
+    }
+    return gi;
+}
+
 static void dump_tensor(const char *name, const quant_tensor *t, int tnull)
 {
     int i;
@@ -246,6 +417,9 @@ static void dump_case(const fcase *c)
                 (int)c->a.qtype, (long long)c->a.axis, (int)c->a.rounding, (int)c->a.f8_overflow,
                 (const void *)c->a.scales, (unsigned long)c->a.n_scales, (const void *)c->a.zps,
                 (unsigned long)c->a.n_zps);
+        fprintf(stderr, "  group_shape {");
+        for (i = 0; i < QUANT_MAX_RANK; ++i) fprintf(stderr, "%s%lld", i ? "," : "", (long long)c->a.group_shape[i]);
+        fprintf(stderr, "}\n");
         if (!dyn && c->a.scales)
             for (i = 0; i < c->a.n_scales && i < 8; ++i)
                 fprintf(stderr, "    scales[%lu] = %a (0x%08lx)\n", (unsigned long)i, (double)c->a.scales[i],
@@ -288,13 +462,13 @@ static int bad_scale(float s) { return isnan(s) || isinf(s) || s == 0.0f || isin
 
 static int srcset(int op, quant_dtype t)
 {
-    if (op % 2 == 0) return t == QUANT_F32;
-    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_f8(t);
+    if (op % 2 == 0) return is_float_t(t);
+    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_4bit(t) || is_f8(t);
 }
 static int dstset(int op, quant_dtype t)
 {
-    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || is_f8(t);
-    return t == QUANT_F32;
+    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || is_4bit(t) || is_f8(t);
+    return is_float_t(t);
 }
 
 static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
@@ -304,16 +478,16 @@ static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
     return pa < pb + nb && pb < pa + na;
 }
 
-/* a data pointer: NULL where elements exist, alignment of f32/s32 data */
-static void data_rows(verdict *v, const quant_tensor *t, const shape_info *s, int wide, int type_ok)
+/* a data pointer: NULL where elements exist; f32/s32 data on a 4-byte
+   boundary, f16/bf16 on a 2-byte one (a dtype the op does not take may be
+   checked either way) */
+static void data_rows(verdict *v, const quant_tensor *t, const shape_info *s, int type_ok)
 {
     if (!t->data) {
         if (s->known && s->count > 0) row(v, QUANT_ERR_NULL, 1);
         else if (!s->known) row(v, QUANT_ERR_NULL, 0);
-    } else if (misaligned(t->data)) {
-        if (wide) row(v, QUANT_ERR_ALIGN, s->known && s->count > 0);
-        else if (!type_ok) row(v, QUANT_ERR_ALIGN, 0);
-    }
+    } else if (misaligned(t->data, align_of(t->dtype))) row(v, QUANT_ERR_ALIGN, s->known && s->count > 0);
+    else if (!type_ok && misaligned(t->data, 4)) row(v, QUANT_ERR_ALIGN, 0);
 }
 
 /* per tensor: rank 0, or 1-D of 1; per channel: 1-D of C (scales), of 1 or C (zps) */
@@ -333,6 +507,29 @@ static void count_rows(verdict *v, const quant_tensor *t, const shape_info *s, q
     else if (n != C && !(one_ok && n == 1)) row(v, st, 1);
 }
 
+/* per group (SPEC section 6): a tensor of rank(src) with the grid's dims;
+   1-D of the grid's count when the grid has at most one dim above 1; rank
+   0 when it has none; zero points also one element of rank <= 1 or
+   rank(src). An empty grid's 1-D or rank-0 tensor is arguable (SPEC's "one
+   non-1 dim" and "at most one dim above 1" differ there). */
+static void grid_rows(verdict *v, const quant_tensor *t, const shape_info *s, quant_status st, const grid_info *G,
+                      int one_ok)
+{
+    int d, match = 0;
+    if (!s->rank_ok) { row(v, st, 1); row(v, QUANT_ERR_RANK, 0); return; }
+    if (s->neg) { row(v, st, 1); row(v, QUANT_ERR_SHAPE, 0); return; }
+    if (s->over) { row(v, st, 1); row(v, QUANT_ERR_SHAPE, 1); return; }
+    if (!G->known) { row(v, st, 0); return; }
+    if (t->rank == G->rank) {
+        match = 1;
+        for (d = 0; d < t->rank; ++d) match &= t->dims[d] == G->dims[d];
+    }
+    if (t->rank == 1 && G->big <= 1 && G->non1 <= 1 && (uint64_t)t->dims[0] == G->count) match = 1;
+    if (t->rank == 0 && G->big == 0 && G->count == 1) match = 1;
+    if (one_ok && s->count == 1 && (t->rank <= 1 || t->rank == G->rank)) match = 1;
+    if (!match) row(v, st, !(G->count == 0 && t->rank <= 1));
+}
+
 static verdict model(const fcase *c)
 {
     verdict v = { 0, 0 };
@@ -342,14 +539,16 @@ static verdict model(const fcase *c)
     const quant_tensor *sc = dyn && !c->sc_tnull ? &c->sc : NULL, *zp = dyn && !c->zp_tnull ? &c->zp : NULL;
     const quant_tensor *qside = quantize ? dst : src;
     shape_info ss, ds, scs, zs;
+    grid_info G;
     long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
     long long f8o = A ? (long long)A->f8_overflow : 0;
     int64_t axis = A ? A->axis : 1, C = 0;
-    int qt_ok, per_ch, c_ok = 0, f8 = -1;   /* f8: 1 an f8 type, 0 an integer one, -1 unknown */
+    int qt_ok, per_ch, pg, c_ok = 0, f8 = -1;   /* f8: 1 an f8 type, 0 an integer one, -1 unknown */
     size_t i;
 
     memset(&ss, 0, sizeof ss);
     ds = scs = zs = ss;
+    memset(&G, 0, sizeof G);
     /* NULL structs */
     if (!src || !dst) row(&v, QUANT_ERR_NULL, 1);
     if (!dyn && !A) row(&v, QUANT_ERR_NULL, 1);
@@ -357,9 +556,10 @@ static verdict model(const fcase *c)
     /* attribute values, for every op */
     if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
     if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
-    qt_ok = qtype == 0 || qtype == 1;
+    qt_ok = qtype >= 0 && qtype <= 2;
     if (!qt_ok) row(&v, QUANT_ERR_QTYPE, 1);
     per_ch = qtype == 1;
+    pg = qtype == 2;
     /* dtypes */
     if (src && !srcset(c->op, src->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
     if (dst && !dstset(c->op, dst->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
@@ -370,14 +570,14 @@ static verdict model(const fcase *c)
         if (!ss.rank_ok) row(&v, QUANT_ERR_RANK, 1);
         else if (ss.neg || ss.over) row(&v, QUANT_ERR_SHAPE, 1);
         else if (!srcset(c->op, src->dtype) && shape_of(src, 4).over) row(&v, QUANT_ERR_SHAPE, 0);
-        data_rows(&v, src, &ss, src->dtype == QUANT_F32 || src->dtype == QUANT_S32, srcset(c->op, src->dtype));
+        data_rows(&v, src, &ss, srcset(c->op, src->dtype));
     }
     if (dst) {
         ds = shape_of(dst, esize(dst->dtype));
         if (!ds.rank_ok) row(&v, QUANT_ERR_RANK, 1);
         else if (ds.neg || ds.over) row(&v, QUANT_ERR_SHAPE, 1);
         else if (!dstset(c->op, dst->dtype) && shape_of(dst, 4).over) row(&v, QUANT_ERR_SHAPE, 0);
-        data_rows(&v, dst, &ds, dst->dtype == QUANT_F32 || dst->dtype == QUANT_S32, dstset(c->op, dst->dtype));
+        data_rows(&v, dst, &ds, dstset(c->op, dst->dtype));
     }
     if (src && dst) {
         if (src->rank != dst->rank) row(&v, QUANT_ERR_SHAPE, 1);
@@ -395,11 +595,22 @@ static verdict model(const fcase *c)
             C = src->dims[axis < 0 ? axis + src->rank : axis];
         }
     }
+    /* per group: the group shape against src's rank, then the grid (only
+       per group: the other qtypes ignore group_shape) */
+    if (pg) {
+        if (!src || !ss.rank_ok) row(&v, QUANT_ERR_ATTR, 0);
+        else {
+            for (i = 0; i < QUANT_MAX_RANK; ++i)
+                if ((int)i < src->rank ? A->group_shape[i] < 1 : A->group_shape[i] != 0) row(&v, QUANT_ERR_ATTR, 1);
+            G = grid_of(src, &ss, A->group_shape);
+        }
+    }
     if (!dyn && A) {
-        /* static lists */
+        /* static lists: the grid's count per group */
         if (!A->scales) row(&v, QUANT_ERR_NULL, 1);
-        if (!qt_ok || (per_ch && !c_ok)) row(&v, QUANT_ERR_SCALES, 0);
-        else if (!per_ch ? A->n_scales != 1 : (C < 0 || (uint64_t)A->n_scales != (uint64_t)C))
+        if (!qt_ok || (per_ch && !c_ok) || (pg && !G.known)) row(&v, QUANT_ERR_SCALES, 0);
+        else if (pg ? (uint64_t)A->n_scales != G.count
+                    : !per_ch ? A->n_scales != 1 : (C < 0 || (uint64_t)A->n_scales != (uint64_t)C))
             row(&v, QUANT_ERR_SCALES, 1);
         for (i = 0; A->scales && i < A->n_scales; ++i)
             if (bad_scale(A->scales[i])) row(&v, QUANT_ERR_SCALE_VALUE, 1);
@@ -408,8 +619,10 @@ static verdict model(const fcase *c)
         } else {
             const uint64_t n = A->n_zps;
             if (n == 0) row(&v, QUANT_ERR_ZPS, 1);
-            if (!qt_ok || (per_ch && !c_ok)) row(&v, QUANT_ERR_ZPS, 0);
-            else if (!per_ch ? n != 1 : (n != 1 && (C < 0 || n != (uint64_t)C))) row(&v, QUANT_ERR_ZPS, 1);
+            if (!qt_ok || (per_ch && !c_ok) || (pg && !G.known)) row(&v, QUANT_ERR_ZPS, 0);
+            else if (pg ? n != 1 && n != G.count
+                        : !per_ch ? n != 1 : (n != 1 && (C < 0 || n != (uint64_t)C)))
+                row(&v, QUANT_ERR_ZPS, 1);
             for (i = 0; i < A->n_zps; ++i) {
                 const int64_t z = A->zps[i];
                 if (z < INT32_MIN || z > INT32_MAX) row(&v, QUANT_ERR_ZP_VALUE, 1);
@@ -418,52 +631,48 @@ static verdict model(const fcase *c)
         }
     }
     if (sc) {
+        const int st_ok = is_float_t(sc->dtype);
         scs = shape_of(sc, esize(sc->dtype));
-        if (sc->dtype != QUANT_F32) row(&v, QUANT_ERR_SCALES, 1);
-        count_rows(&v, sc, &scs, QUANT_ERR_SCALES, qt_ok, per_ch, c_ok, C, 0);
-        data_rows(&v, sc, &scs, sc->dtype == QUANT_F32 || sc->dtype == QUANT_S32, sc->dtype == QUANT_F32);
-        if (sc->data && sc->dtype == QUANT_F32 && scs.known && scs.count * 4 <= c->bytes[B_SC])
-            for (i = 0; i < scs.count; ++i) {
-                float s;
-                memcpy(&s, (const uint8_t *)sc->data + 4 * i, 4);
-                if (bad_scale(s)) row(&v, QUANT_ERR_SCALE_VALUE, 1);
-            }
-        if (sc->dtype != QUANT_F32) row(&v, QUANT_ERR_SCALE_VALUE, 0);
+        if (!st_ok) row(&v, QUANT_ERR_SCALES, 1);
+        if (pg) grid_rows(&v, sc, &scs, QUANT_ERR_SCALES, &G, 0);
+        else count_rows(&v, sc, &scs, QUANT_ERR_SCALES, qt_ok, per_ch, c_ok, C, 0);
+        data_rows(&v, sc, &scs, st_ok);
+        if (sc->data && st_ok && scs.known && nbytes(sc->dtype, scs.count) <= c->bytes[B_SC])
+            for (i = 0; i < scs.count; ++i)
+                if (bad_scale(load_float(sc->dtype, (const uint8_t *)sc->data, i))) row(&v, QUANT_ERR_SCALE_VALUE, 1);
+        if (!st_ok) row(&v, QUANT_ERR_SCALE_VALUE, 0);
     }
     if (zp) {
-        const int zt_ok = zp->dtype == QUANT_S8 || zp->dtype == QUANT_U8 || zp->dtype == QUANT_S32;
+        const int zt_ok = is_zp_t(zp->dtype);
         zs = shape_of(zp, esize(zp->dtype));
         if (!zt_ok) row(&v, QUANT_ERR_ZPS, 1);
-        count_rows(&v, zp, &zs, QUANT_ERR_ZPS, qt_ok, per_ch, c_ok, C, 1);
-        data_rows(&v, zp, &zs, zp->dtype == QUANT_S32 || zp->dtype == QUANT_F32, zt_ok);
-        if (zp->data && zt_ok && zs.known && zs.count * esize(zp->dtype) <= c->bytes[B_ZP])
-            for (i = 0; i < zs.count; ++i) {
-                int64_t z;
-                if (zp->dtype == QUANT_S32) { int32_t w; memcpy(&w, (const uint8_t *)zp->data + 4 * i, 4); z = w; }
-                else if (zp->dtype == QUANT_S8) z = ((const int8_t *)zp->data)[i];
-                else z = ((const uint8_t *)zp->data)[i];
-                if (z != 0 && f8 != 0) row(&v, QUANT_ERR_ZPS, f8 == 1);
-            }
+        if (pg) grid_rows(&v, zp, &zs, QUANT_ERR_ZPS, &G, 1);
+        else count_rows(&v, zp, &zs, QUANT_ERR_ZPS, qt_ok, per_ch, c_ok, C, 1);
+        data_rows(&v, zp, &zs, zt_ok);
+        if (zp->data && zt_ok && zs.known && nbytes(zp->dtype, zs.count) <= c->bytes[B_ZP])
+            for (i = 0; i < zs.count; ++i)
+                if (load_int(zp->dtype, (const uint8_t *)zp->data, i) != 0 && f8 != 0) row(&v, QUANT_ERR_ZPS, f8 == 1);
     }
-    /* dst overlapping what the op reads, with the sizes as declared (the
-       harness's allocation where a declared size is unknowable). Only
-       memory that exists can overlap for certain: a tensor declared larger
-       than the harness could hold (a placeholder) may claim addresses past
-       the end of the address space, where no overlap test has to work. */
+    /* dst overlapping what the op reads, with the sizes as declared (packed
+       for 4-bit; the harness's allocation where a declared size is
+       unknowable). Only memory that exists can overlap for certain: a
+       tensor declared larger than the harness could hold (a placeholder)
+       may claim addresses past the end of the address space, where no
+       overlap test has to work. */
     if (dst && dst->data) {
-        const uint64_t dn = ds.known ? ds.count * esize(dst->dtype) : c->bytes[B_DST];
+        const uint64_t dn = ds.known ? nbytes(dst->dtype, ds.count) : c->bytes[B_DST];
         const int dheld = ds.known && !c->unheld[B_DST];
         if (src && src->data) {
-            const uint64_t sn = ss.known ? ss.count * esize(src->dtype) : c->bytes[B_SRC];
+            const uint64_t sn = ss.known ? nbytes(src->dtype, ss.count) : c->bytes[B_SRC];
             if (overlap(dst->data, dn, src->data, sn)) row(&v, QUANT_ERR_OVERLAP, dheld && ss.known && !c->unheld[B_SRC]);
         }
         if (!dyn && A) {
             if (overlap(dst->data, dn, A->scales, (uint64_t)A->n_scales * 4)) row(&v, QUANT_ERR_OVERLAP, dheld);
             if (overlap(dst->data, dn, A->zps, (uint64_t)A->n_zps * 8)) row(&v, QUANT_ERR_OVERLAP, dheld);
         }
-        if (sc && overlap(dst->data, dn, sc->data, scs.known ? scs.count * esize(sc->dtype) : c->bytes[B_SC]))
+        if (sc && overlap(dst->data, dn, sc->data, scs.known ? nbytes(sc->dtype, scs.count) : c->bytes[B_SC]))
             row(&v, QUANT_ERR_OVERLAP, dheld && scs.known && !c->unheld[B_SC]);
-        if (zp && overlap(dst->data, dn, zp->data, zs.known ? zs.count * esize(zp->dtype) : c->bytes[B_ZP]))
+        if (zp && overlap(dst->data, dn, zp->data, zs.known ? nbytes(zp->dtype, zs.count) : c->bytes[B_ZP]))
             row(&v, QUANT_ERR_OVERLAP, dheld && zs.known && !c->unheld[B_ZP]);
     }
     return v;
@@ -472,54 +681,56 @@ static verdict model(const fcase *c)
 /* ------------------------------------------------------------------ the oracle */
 
 /* The expected dst bytes of a successful call, from the memory as it was
-   before the call (src_mem, sc_mem, zp_mem point into the snapshots). */
+   before the call (src_mem, sc_mem, zp_mem point into the snapshots). Every
+   qtype is a grid (SPEC section 6): per tensor the group is the tensor, per
+   channel one index of the axis. A packed dst starts as zeros, so that an
+   odd count's last high nibble is expected 0. */
 static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem, const uint8_t *zp_mem,
                    uint8_t *expect, uint64_t n)
 {
     const int dyn = c->op >= 2, quantize = c->op % 2 == 0;
     const quant_attrs *A = c->attrs_null ? NULL : &c->a;
-    const int per_ch = A && A->qtype == QUANT_PER_CHANNEL;
+    const int qtype = A ? (int)A->qtype : 0;
     const int rounding = A ? (int)A->rounding : 0, inf_nan = A ? A->f8_overflow == QUANT_F8_INF_NAN : 0;
-    const quant_dtype qt = quantize ? c->dst.dtype : c->src.dtype;
+    const quant_dtype qt = quantize ? c->dst.dtype : c->src.dtype, ft = quantize ? c->src.dtype : c->dst.dtype;
     const int fmt = qt == QUANT_F8_E5M2;
-    uint64_t C = 1, inner = 1, i;
-    size_t n_zps = 0;
+    int64_t g[QUANT_MAX_RANK];
+    uint64_t n_zps = 0, i;
     int k;
 
-    if (per_ch) {
-        const int ax = (int)(A->axis < 0 ? A->axis + c->src.rank : A->axis);
-        C = (uint64_t)c->src.dims[ax];
-        for (k = ax + 1; k < c->src.rank; ++k) inner *= (uint64_t)c->src.dims[k];
-    }
+    for (k = 0; k < c->src.rank; ++k) g[k] = qtype == QUANT_PER_GROUP ? A->group_shape[k] : c->src.dims[k];
+    if (qtype == QUANT_PER_CHANNEL) g[A->axis < 0 ? A->axis + c->src.rank : A->axis] = 1;
     if (!dyn) n_zps = A->zps ? A->n_zps : 0;
-    else if (!c->zp_tnull) n_zps = c->zp.rank == 0 ? 1 : (size_t)c->zp.dims[0];
+    else if (!c->zp_tnull) n_zps = shape_of(&c->zp, 1).count;
+    memset(expect, 0, (size_t)nbytes(c->dst.dtype, n));
     for (i = 0; i < n; ++i) {
-        const uint64_t ch = per_ch ? (i / inner) % C : 0;
-        const size_t zi = n_zps == 1 ? 0 : (size_t)ch;
+        const uint64_t gi = grid_index(&c->src, g, i), zi = n_zps == 1 ? 0 : gi;
         float s;
         int64_t z = 0;
-        memcpy(&s, sc_mem + 4 * ch, 4);
+        if (dyn) s = load_float(c->sc.dtype, sc_mem, gi);
+        else memcpy(&s, sc_mem + 4 * gi, 4);
         if (n_zps) {
-            if (!dyn) memcpy(&z, zp_mem + 8 * zi, 8);
-            else if (c->zp.dtype == QUANT_S32) { int32_t w; memcpy(&w, zp_mem + 4 * zi, 4); z = w; }
-            else if (c->zp.dtype == QUANT_S8) z = (int8_t)zp_mem[zi];
-            else z = zp_mem[zi];
+            if (dyn) z = load_int(c->zp.dtype, zp_mem, zi);
+            else memcpy(&z, zp_mem + 8 * zi, 8);
         }
         if (quantize) {
-            float x;
-            memcpy(&x, src_mem + 4 * i, 4);
-            if (is_f8(qt)) expect[i] = o_quant_f8(x, s, rounding, fmt, inf_nan);
-            else if (qt == QUANT_S8) expect[i] = (uint8_t)(int8_t)o_quant_int(x, s, z, rounding, -128, 127);
-            else expect[i] = (uint8_t)o_quant_int(x, s, z, rounding, 0, 255);
+            const float x = load_float(ft, src_mem, i);
+            unsigned q;
+            if (is_f8(qt)) q = o_quant_f8(x, s, rounding, fmt, inf_nan);
+            else if (qt == QUANT_S8) q = (uint8_t)(int8_t)o_quant_int(x, s, z, rounding, -128, 127);
+            else if (qt == QUANT_U8) q = (uint8_t)o_quant_int(x, s, z, rounding, 0, 255);
+            else if (qt == QUANT_S4) q = (unsigned)o_quant_int(x, s, z, rounding, -8, 7) & 15u;
+            else q = (unsigned)o_quant_int(x, s, z, rounding, 0, 15);
+            if (is_4bit(qt)) expect[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
+            else expect[i] = (uint8_t)q;
         } else {
-            float y;
-            if (is_f8(qt)) y = o_dequant_f8_r(src_mem[i], s, fmt, rounding);
-            else if (qt == QUANT_S32) {
-                int32_t q;
-                memcpy(&q, src_mem + 4 * i, 4);
-                y = o_dequant_int(q, s, z);
-            } else y = o_dequant_int(qt == QUANT_S8 ? (int64_t)(int8_t)src_mem[i] : (int64_t)src_mem[i], s, z);
-            memcpy(expect + 4 * i, &y, 4);
+            const float y = is_f8(qt) ? o_dequant_f8_r(src_mem[i], s, fmt, rounding)
+                                      : o_dequant_int(load_int(qt, src_mem, i), s, z);
+            if (ft == QUANT_F32) memcpy(expect + 4 * i, &y, 4);
+            else {
+                const uint16_t h = ft == QUANT_F16 ? o_f16_code(y) : o_bf16_code(y);
+                memcpy(expect + 2 * i, &h, 2);
+            }
         }
     }
 }
@@ -570,14 +781,61 @@ static int64_t pick_count(reader *r, int64_t right, int c_ok, int64_t C, int ten
     return wild_dims[rd8(r) % N(wild_dims)];
 }
 
-/* a dynamic op's scales or zps tensor of n entries */
-static void pick_aux_shape(reader *r, quant_tensor *t, int64_t n, int per_tensor)
+/* a per-group group size along a dim of `dim` elements: 1, the whole dim,
+   small sizes (a ragged last group where they do not divide it), one less
+   or more than the dim, half of it, huge ones (ceil(dims / g) must not
+   overflow), and invalid ones (< 1) */
+static int64_t pick_group(reader *r, int64_t dim)
+{
+    static const int64_t small[] = { 2, 3, 4, 8, 16, 32, 5, 7, 64, 128, 6, 1 };
+    static const int64_t huge[] = { INT64_MAX, (int64_t)1 << 62, ((int64_t)1 << 32) + 1, (int64_t)1 << 31,
+                                    INT64_MAX - 1, ((int64_t)1 << 32) - 1 };
+    static const int64_t bad[] = { 0, -1, INT64_MIN, -2 };
+    const unsigned b = rd8(r);
+    if (b < 64) return 1;
+    if (b < 104) return dim > 0 ? dim : 1;
+    if (b < 184) return small[b % N(small)];
+    if (b < 200) return dim > 1 ? dim - 1 : 2;
+    if (b < 216) return dim >= 0 && dim < INT64_MAX ? dim + 1 : 3;
+    if (b < 240) return dim > 2 ? dim / 2 + 1 : 1;
+    if (b < 250) return huge[b % N(huge)];
+    return bad[b % N(bad)];
+}
+
+/* a dynamic op's scales or zps tensor of n entries; per group (G given and
+   known) mostly the grid's shape when n is the grid's count, or 1-D, and
+   wrongly shaped ones of the right count (dims reversed, a leading 1, one
+   dim off by one) */
+static void pick_aux_shape(reader *r, quant_tensor *t, int64_t n, int per_tensor, const grid_info *G)
 {
     const unsigned b = rd8(r);
     int k;
     for (k = 0; k < QUANT_MAX_RANK; ++k) t->dims[k] = (b & 1) ? -1 - k : 0;   /* past the rank: ignored */
     t->rank = 1;
     t->dims[0] = n;
+    if (G && G->known && b < 200) {
+        if (b < 24 && n == 1) t->rank = 0;
+        else if (b < 110 && (uint64_t)n == G->count) {
+            t->rank = G->rank;
+            for (k = 0; k < G->rank; ++k) t->dims[k] = G->dims[k];
+        } else if (b < 150) {                 /* 1-D: right only with at most one grid dim above 1 */
+        } else if (b < 160) {                 /* rank(src): ones, n last (one zero point for the tensor) */
+            t->rank = G->rank;
+            for (k = 0; k < G->rank; ++k) t->dims[k] = k == G->rank - 1 ? n : 1;
+        } else if (b < 170 && G->rank >= 2 && (uint64_t)n == G->count) {
+            t->rank = G->rank;
+            for (k = 0; k < G->rank; ++k) t->dims[k] = G->dims[G->rank - 1 - k];
+        } else if (b < 180 && G->rank < QUANT_MAX_RANK && (uint64_t)n == G->count) {
+            t->rank = G->rank + 1;
+            t->dims[0] = 1;
+            for (k = 0; k < G->rank; ++k) t->dims[k + 1] = G->dims[k];
+        } else if (b < 190 && G->rank >= 1 && (uint64_t)n == G->count) {
+            t->rank = G->rank;
+            for (k = 0; k < G->rank; ++k) t->dims[k] = G->dims[k];
+            t->dims[b % (unsigned)G->rank] += (b & 2) ? 1 : -1;
+        }
+        return;
+    }
     if (b < 64 && per_tensor && n == 1) t->rank = 0;
     else if (b >= 200 && b < 216) {
         t->rank = 2;
@@ -588,14 +846,14 @@ static void pick_aux_shape(reader *r, quant_tensor *t, int64_t n, int per_tensor
     else if (b >= 236 && b < 246) t->rank = (int)(b % 4) + 2;
 }
 
-/* bytes the harness gives a tensor: its declared size when that is valid
-   and small enough; 8 bytes standing in for one whose size is invalid;
-   returns 0 when the size is valid but too large to hold */
+/* bytes the harness gives a tensor: its declared size (packed for 4-bit)
+   when that is valid and small enough; 8 bytes standing in for one whose
+   size is invalid; returns 0 when the size is valid but too large to hold */
 static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int *unheld)
 {
     const shape_info s = shape_of(t, esize(t->dtype));
     *unheld = 0;
-    if (s.known && s.count <= cap) { *bytes = (size_t)(s.count * esize(t->dtype)); return 1; }
+    if (s.known && s.count <= cap) { *bytes = (size_t)nbytes(t->dtype, s.count); return 1; }
     *bytes = 8;
     *unheld = 1;
     return !s.known;
@@ -606,6 +864,7 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
    how many succeeded with elements to compare, and how many were skipped. */
 #ifdef FUZZ_STATS
 static unsigned long stat_status[4][16], stat_elems[4], stat_skipped, stat_expected_fail;
+static unsigned long stat_qtype[3][16], stat_ok_types[11][11];   /* by qtype; successes by src and dst dtype */
 static void stats_print(void)
 {
     int o, s;
@@ -615,6 +874,17 @@ static void stats_print(void)
         for (s = 0; s < 16; ++s) if (stat_status[o][s]) fprintf(stderr, " %d:%lu", s, stat_status[o][s]);
         fputc('\n', stderr);
     }
+    for (o = 0; o < 3; ++o) {
+        fprintf(stderr, "  qtype %d:", o);
+        for (s = 0; s < 16; ++s) if (stat_qtype[o][s]) fprintf(stderr, " %d:%lu", s, stat_qtype[o][s]);
+        fputc('\n', stderr);
+    }
+    fprintf(stderr, "  successes by src -> dst dtype:");
+    for (o = 0; o < 11; ++o)
+        for (s = 0; s < 11; ++s)
+            if (stat_ok_types[o][s]) fprintf(stderr, " %s->%s:%lu", quant_dtype_name((quant_dtype)o),
+                                             quant_dtype_name((quant_dtype)s), stat_ok_types[o][s]);
+    fputc('\n', stderr);
 }
 static int stat_once;
 #define STAT(x) do { if (!stat_once) { stat_once = 1; atexit(stats_print); } x; } while (0)
@@ -650,9 +920,9 @@ static quant_status call_op(int op, int lib, const quant_tensor *src, quant_tens
 /* The row kernels (no validation): exact-size buffers, NULL with n = 0,
    and the oracle's values (exact rounding, f8 saturate) where the scale is
    valid; with an invalid one only that exactly n outputs are written. */
-static void row_kernel_case(reader *r)
+static void row_kernel_case32(reader *r, unsigned k)
 {
-    const unsigned k = rd8(r) % 8, nb = rd8(r);
+    const unsigned nb = rd8(r);
     const int quantize = k == 0 || k == 1 || k == 4 || k == 5;
     const size_t n = nb < 64 ? 0 : nb < 192 ? nb % 40 : (size_t)(nb % 8) * 64 + rd8(r) % 64;
     const int null_ptrs = n == 0 && (rd8(r) & 1);
@@ -710,6 +980,135 @@ static void row_kernel_case(reader *r)
     free(keep);
 }
 
+/* The section 6 row kernels: k 0-3 bf16/f16 -> s8/u8 (one scale and zero
+   point, exact rounding); k 4-9 packed u4/s4 -> f32/f16/bf16 with a scale
+   and a packed zero point (or none) per group of g (0: one group). Every
+   buffer exact-size (ceil(n / 2) bytes of 4-bit src, an odd count's last
+   high nibble junk), NULL with n = 0 now and then; an element is compared
+   where its scale is valid; nothing but dst may change. */
+static void row_kernel_case16(reader *r, unsigned k)
+{
+    static const size_t gsizes[] = { 1, 2, 3, 4, 8, 16, 32, 64, 128, 5, 7, 33 };
+    const unsigned nb = rd8(r);
+    const size_t n = nb < 64 ? 0 : nb < 192 ? nb % 40 : (size_t)(nb % 8) * 64 + rd8(r) % 64;
+    const int null_ptrs = n == 0 && (rd8(r) & 1), w4 = k >= 4;
+    const int bf = k < 2, q_signed = k % 2 == 0;                      /* k 0-3 */
+    const int s4 = k >= 7, out = w4 ? (int)(k - 4) % 3 : 0;           /* k 4-9: out 0 f32, 1 f16, 2 bf16 */
+    const unsigned gb = rd8(r);
+    const size_t g = !w4 ? 0 : gb < 64 ? 0 : gb < 160 ? gsizes[gb % N(gsizes)] : gb < 224 ? (size_t)(gb % 70) + 1
+                   : n + (gb & 1);
+    const size_t ngroups = !w4 ? 1 : n == 0 ? 0 : g == 0 ? 1 : (n - 1) / g + 1;
+    const int no_zps = w4 && (rd8(r) & 1);
+    const size_t sb = w4 ? (n + 1) / 2 : 2 * n, db = !w4 ? n : n * (out == 0 ? 4 : 2);
+    const size_t scb = w4 ? 4 * ngroups : 0, zpb = w4 && !no_zps ? (ngroups + 1) / 2 : 0;
+    float s = 1.0f;
+    int32_t z = 0;
+    uint8_t *src = null_ptrs ? NULL : (uint8_t *)malloc(sb), *dst = null_ptrs ? NULL : (uint8_t *)malloc(db);
+    uint8_t *scales = null_ptrs || !w4 ? NULL : (uint8_t *)malloc(scb);
+    uint8_t *zps = null_ptrs || !w4 || no_zps ? NULL : (uint8_t *)malloc(zpb);
+    uint8_t *keep = (uint8_t *)xmalloc(sb + scb + zpb + 1);
+    size_t i;
+    if (!null_ptrs && (!src || !dst || (w4 && !scales) || (w4 && !no_zps && !zps))) {
+        fprintf(stderr, "fuzz_ops: out of memory\n");
+        abort();
+    }
+    if (!w4) {
+        s = bits_f(pick_scale_bits(r));
+        z = (int32_t)pick_zp(r);
+        for (i = 0; i < n; ++i) { const uint16_t h = pick_h16(r, i, bf); memcpy(src + 2 * i, &h, 2); }
+    } else {
+        for (i = 0; i < ngroups; ++i) { const uint32_t u = pick_scale_bits(r); memcpy(scales + 4 * i, &u, 4); }
+        if (zpb) {                            /* the input's next bytes (a loop of rd8 trips gcc's -Wstringop-overflow) */
+            const size_t take = zpb < r->n ? zpb : r->n;
+            memset(zps, 0, zpb);                 /* as rd8 past the end */
+            if (take) memcpy(zps, r->p, take);
+            r->p += take;
+            r->n -= take;
+        }
+        for (i = 0; i < sb; ++i) src[i] = r->n ? (uint8_t)rd8(r) : (uint8_t)(i * 37 + 11);
+    }
+    for (i = 0; i < db; ++i) dst[i] = (uint8_t)(0x5A ^ i);
+    if (sb) memcpy(keep, src, sb);
+    if (scb) memcpy(keep + sb, scales, scb);
+    if (zpb) memcpy(keep + sb + scb, zps, zpb);
+    switch (k) {
+    case 0: quant_bf16_to_s8((const uint16_t *)(void *)src, (int8_t *)dst, n, s, z); break;
+    case 1: quant_bf16_to_u8((const uint16_t *)(void *)src, dst, n, s, z); break;
+    case 2: quant_f16_to_s8((const uint16_t *)(void *)src, (int8_t *)dst, n, s, z); break;
+    case 3: quant_f16_to_u8((const uint16_t *)(void *)src, dst, n, s, z); break;
+    case 4: quant_u4_to_f32(src, (float *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    case 5: quant_u4_to_f16(src, (uint16_t *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    case 6: quant_u4_to_bf16(src, (uint16_t *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    case 7: quant_s4_to_f32(src, (float *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    case 8: quant_s4_to_f16(src, (uint16_t *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    default: quant_s4_to_bf16(src, (uint16_t *)(void *)dst, n, (const float *)(void *)scales, zps, g); break;
+    }
+    if ((sb && memcmp(keep, src, sb) != 0) || (scb && memcmp(keep + sb, scales, scb) != 0) ||
+        (zpb && memcmp(keep + sb + scb, zps, zpb) != 0)) {
+        fprintf(stderr, "fuzz_ops: FAILED: row kernel 16/4-bit %u (n %lu, g %lu) changed its src, scales or zero points\n",
+                k, (unsigned long)n, (unsigned long)g);
+        abort();
+    }
+    for (i = 0; i < n; ++i) {
+        uint32_t want = 0, got = 0;
+        int64_t zz = z;
+        if (!w4) {
+            uint16_t h;
+            memcpy(&h, src + 2 * i, 2);
+            if (bad_scale(s)) break;
+            want = q_signed ? (uint8_t)(int8_t)o_quant_int(widen16(h, bf), s, z, O_EXACT, -128, 127)
+                            : (uint8_t)o_quant_int(widen16(h, bf), s, z, O_EXACT, 0, 255);
+            got = dst[i];
+        } else {
+            const size_t grp = g == 0 ? 0 : i / g;
+            const int64_t q = s4 ? load_int(QUANT_S4, src, i) : (int64_t)nibble(src, i);
+            float y;
+            zz = !zps ? 0 : s4 ? load_int(QUANT_S4, zps, grp) : (int64_t)nibble(zps, grp);
+            memcpy(&s, scales + 4 * grp, 4);
+            if (bad_scale(s)) continue;
+            y = o_dequant_int(q, s, zz);
+            want = out == 0 ? f_bits(y) : out == 1 ? o_f16_code(y) : o_bf16_code(y);
+            memcpy(&got, dst + i * (out == 0 ? 4 : 2), out == 0 ? 4 : 2);
+        }
+        if (want != got) {
+            fprintf(stderr, "fuzz_ops: FAILED: row kernel 16/4-bit %u, n %lu, g %lu, zps %s, scale 0x%08lx, zp %ld: "
+                    "element %lu oracle 0x%08lx, library 0x%08lx\n", k, (unsigned long)n, (unsigned long)g,
+                    zps ? "packed" : "NULL", (unsigned long)f_bits(s), (long)zz, (unsigned long)i, (unsigned long)want,
+                    (unsigned long)got);
+            abort();
+        }
+    }
+    free(src);
+    free(dst);
+    free(scales);
+    free(zps);
+    free(keep);
+}
+
+/* a row kernel: the f32 ones (k 0-7), or with a kernel byte of 200 or
+   more one of section 6 */
+static void row_kernel_case(reader *r)
+{
+    const unsigned kb = rd8(r);
+    if (kb >= 200) row_kernel_case16(r, (kb - 200) % 10);
+    else row_kernel_case32(r, kb % 8);
+}
+
+/* the alignment a buffer keeps when it shares a block with another: its
+   dtype's, the static lists' (float, int64_t) */
+static long long buf_align(const fcase *c, int b)
+{
+    const int dyn = c->op >= 2;
+    switch (b) {
+    case B_SRC: return align_of(c->src.dtype);
+    case B_DST: return align_of(c->dst.dtype);
+    case B_SC: return dyn ? align_of(c->sc.dtype) : 4;
+    case B_ZP: return dyn ? align_of(c->zp.dtype) : 8;
+    case B_XS: return 4;
+    default: return 8;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = { data, size };
@@ -719,6 +1118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned mis[NBUF];
     int dyn, quantize, k, b, per_ch_gen, c_ok_gen = 0, zl_null = 0;
     int64_t C_gen = 0, right, n_sc = 0, n_zp = 0;
+    grid_info G_gen;
     unsigned ov_delta;
     quant_tensor *t_src, *t_dst, *t_sc, *t_zp, keep_t[4];
     quant_attrs *t_a, keep_a;
@@ -745,12 +1145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (k = 0; k < QUANT_MAX_RANK; ++k) c.src.dims[k] = pick_dim(&r);
     c.dst = c.src;
     {
-        static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
-        static const quant_dtype dqs[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+        static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4 };
+        static const quant_dtype dqs[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4,
+                                           QUANT_U4 };
+        static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
         const unsigned t = rd8(&r), w = rd8(&r);
-        const quant_dtype typ = quantize ? qd[t % 4] : dqs[t % 5];
-        c.src.dtype = quantize ? QUANT_F32 : typ;
-        c.dst.dtype = quantize ? typ : QUANT_F32;
+        const quant_dtype typ = quantize ? qd[t % N(qd)] : dqs[t % N(dqs)], ft = fl[w % 4];
+        c.src.dtype = quantize ? ft : typ;
+        c.dst.dtype = quantize ? typ : ft;
         if (w >= 232) {
             const quant_dtype x = wild_dtypes[rd8(&r) % N(wild_dtypes)];
             if (w & 1) c.src.dtype = x; else c.dst.dtype = x;
@@ -771,15 +1173,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.a = quant_attrs_default();
     {
         const unsigned q = rd8(&r), ax = rd8(&r), ro = rd8(&r), fo = rd8(&r);
-        static const int wild_q[] = { 4, -1, 3, 1000 }; /* per_group (2) is outside this model */
+        static const int wild_q[] = { 4, -1, 3, 1000 };
         static const int64_t wild_axis[] = { INT64_MIN, INT64_MAX, 12, -12, 13, -13, ((int64_t)1 << 32) + 1,
                                              -((int64_t)1 << 32), (int64_t)1 << 31 };
         static const int wild_r[] = { 4, -1, 0x7FFFFFFF, 5 };
         static const int wild_f[] = { 2, -1, 0x7FFFFFFF };
-        c.a.qtype = (quant_qtype)(q < 110 ? 0 : q < 236 ? 1 : wild_q[q % 4]);
+        c.a.qtype = (quant_qtype)(q < 90 ? 0 : q < 170 ? 1 : q < 236 ? 2 : wild_q[q % 4]);
         c.a.axis = ax < 216 ? (int64_t)(ax % 27) - 13 : wild_axis[ax % N(wild_axis)];
         c.a.rounding = (quant_rounding)(ro < 240 ? (int)(ro % 4) : wild_r[ro % 4]);
         c.a.f8_overflow = (quant_f8_overflow)(fo < 240 ? (int)(fo % 2) : wild_f[fo % 3]);
+    }
+    /* group_shape: per group, an entry per dim below the rank and now and
+       then one set past it; other qtypes now and then carry one too, which
+       they ignore */
+    {
+        static const int64_t past[] = { 1, -1, 4, INT64_MAX };
+        const unsigned gm = rd8(&r);
+        const int rk = c.src.rank < 0 ? 0 : c.src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.src.rank;
+        if (c.a.qtype == QUANT_PER_GROUP || gm >= 232) {
+            for (k = 0; k < rk; ++k) c.a.group_shape[k] = pick_group(&r, c.src.dims[k]);
+            if (gm >= 216 && rk < QUANT_MAX_RANK) c.a.group_shape[rk + (int)(gm % (unsigned)(QUANT_MAX_RANK - rk))] = past[gm % 4];
+        }
     }
     /* the channel count the lists are sized from */
     per_ch_gen = !c.attrs_null && c.a.qtype == QUANT_PER_CHANNEL;
@@ -789,6 +1203,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         C_gen = c.src.dims[c.a.axis < 0 ? c.a.axis + c.src.rank : c.a.axis];
     }
     right = per_ch_gen && c_ok_gen && C_gen >= 0 && C_gen <= LIST_CAP ? C_gen : 1;
+    /* per group: the grid's count */
+    memset(&G_gen, 0, sizeof G_gen);
+    if (!c.attrs_null && c.a.qtype == QUANT_PER_GROUP) {
+        const shape_info ss = shape_of(&c.src, esize(c.src.dtype));
+        G_gen = grid_of(&c.src, &ss, c.a.group_shape);
+        if (G_gen.known && G_gen.count <= LIST_CAP) right = (int64_t)G_gen.count;
+    }
 
     /* scales and zero points: counts and shapes */
     n_sc = pick_count(&r, right, c_ok_gen, C_gen, dyn);
@@ -809,11 +1230,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (dyn) {
         const unsigned ds = rd8(&r), dz = rd8(&r);
-        pick_aux_shape(&r, &c.sc, n_sc, !per_ch_gen);
-        pick_aux_shape(&r, &c.zp, n_zp, !per_ch_gen);
-        c.sc.dtype = ds < 240 ? QUANT_F32 : wild_dtypes[ds % N(wild_dtypes)];
-        c.zp.dtype = dz < 231 ? (dz % 3 == 0 ? QUANT_S8 : dz % 3 == 1 ? QUANT_U8 : QUANT_S32)
-                              : wild_dtypes[dz % N(wild_dtypes)];
+        static const quant_dtype zt[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4 };
+        const grid_info *g = G_gen.known ? &G_gen : NULL;
+        pick_aux_shape(&r, &c.sc, n_sc, !per_ch_gen, g);
+        pick_aux_shape(&r, &c.zp, n_zp, !per_ch_gen, g);
+        c.sc.dtype = ds < 150 ? QUANT_F32 : ds < 195 ? QUANT_F16 : ds < 240 ? QUANT_BF16 : wild_dtypes[ds % N(wild_dtypes)];
+        c.zp.dtype = dz < 231 ? zt[dz % N(zt)] : wild_dtypes[dz % N(wild_dtypes)];
     }
     /* sizes: an unholdable valid tensor is passed only where the call must
        fail for another reason; scales and zps tensors never */
@@ -867,7 +1289,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     {
         const unsigned o = rd8(&r);
-        ov_delta = rd8(&r) | rd8(&r) << 8;
+        ov_delta = rd16(&r);
         c.ov = o < 196 ? OV_NONE : o < 208 ? OV_SRC : o < 218 ? OV_SC : o < 228 ? OV_ZP
              : o < 236 ? (dyn ? OV_XS : OV_SC) : o < 246 ? OV_SAME : OV_SRC_SC;
     }
@@ -886,10 +1308,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (pa >= 0 && (kind[pa] == K_NULL || kind[pb] == K_NULL)) pa = pb = -1;
         if (pa >= 0) {
-            /* pb at pa + delta, delta in [-bytes[pb], bytes[pa]]: overlapping or touching */
-            const long long na = (long long)c.bytes[pa], nb = (long long)c.bytes[pb];
-            const long long al = pa == B_ZP && !dyn ? 8 : 4;
+            /* pb at pa + delta, delta in [-bytes[pb], bytes[pa]]: overlapping or touching; half
+               the time at an edge, where one byte (a packed tensor's last, say) decides. pa
+               starts on an 8-byte boundary (plus its misalignment), so pb's own alignment is
+               all that rounds delta. */
+            const long long na = (long long)c.bytes[pa], nb = (long long)c.bytes[pb], al = buf_align(&c, pb);
+            const unsigned edge = ov_delta >> 14;
             long long delta = c.ov == OV_SAME ? 0 : (long long)(ov_delta % (unsigned)(na + nb + 1)) - nb, lo, oa, ob;
+            if (c.ov != OV_SAME && (ov_delta & 0x2000u))
+                delta = edge == 0 ? 1 - nb : edge == 1 ? na - 1 : edge == 2 ? -nb : na;
             delta -= delta % al;
             delta += (long long)mis[pb] - (long long)mis[pa];
             lo = delta < 0 ? -delta : 0;
@@ -927,12 +1354,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((p = (uint8_t *)c.ptr[B_SC]) != NULL) {
             if (!dyn || c.sc.dtype == QUANT_F32 || c.unheld[B_SC])
                 for (i = 0; i + 4 <= c.bytes[B_SC]; i += 4) { const uint32_t u = pick_scale_bits(&r); memcpy(p + i, &u, 4); }
+            else if (is_h16(c.sc.dtype))
+                for (i = 0; i + 2 <= c.bytes[B_SC]; i += 2) {
+                    const uint16_t h = pick_scale16(&r, c.sc.dtype == QUANT_BF16);
+                    memcpy(p + i, &h, 2);
+                }
             else for (i = 0; i < c.bytes[B_SC]; ++i) p[i] = (uint8_t)rd8(&r);
         }
         if ((p = (uint8_t *)c.ptr[B_ZP]) != NULL) {
             if (!dyn) for (i = 0; i + 8 <= c.bytes[B_ZP]; i += 8) { const int64_t z = pick_zp(&r); memcpy(p + i, &z, 8); }
             else if (c.zp.dtype == QUANT_S32)
                 for (i = 0; i + 4 <= c.bytes[B_ZP]; i += 4) { const int32_t z = (int32_t)pick_zp(&r); memcpy(p + i, &z, 4); }
+            else if (is_4bit(c.zp.dtype))   /* two zero points a byte (an odd count's last high nibble unused) */
+                for (i = 0; i < c.bytes[B_ZP]; ++i) {
+                    const int64_t lo = pick_zp(&r);
+                    p[i] = (uint8_t)((lo & 15) | (pick_zp(&r) & 15) << 4);
+                }
             else for (i = 0; i < c.bytes[B_ZP]; ++i) p[i] = (uint8_t)pick_zp(&r);
         }
         if ((p = (uint8_t *)c.ptr[B_XS]) != NULL)
@@ -941,6 +1378,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const size_t nb = c.bytes[B_SRC];
             if (c.src.dtype == QUANT_F32)
                 for (i = 0; i + 4 <= nb; i += 4) { const float x = pick_f32(&r, i / 4); memcpy(p + i, &x, 4); }
+            else if (is_h16(c.src.dtype))
+                for (i = 0; i + 2 <= nb; i += 2) {
+                    const uint16_t h = pick_h16(&r, i / 2, c.src.dtype == QUANT_BF16);
+                    memcpy(p + i, &h, 2);
+                }
             else if (c.src.dtype == QUANT_S32)
                 for (i = 0; i + 4 <= nb; i += 4) { const int32_t q = pick_s32(&r); memcpy(p + i, &q, 4); }
             else for (i = 0; i < nb; ++i) p[i] = r.n ? (uint8_t)rd8(&r) : (uint8_t)(i * 37 + 11);
@@ -1007,13 +1449,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (st == QUANT_OK && !c.dst_tnull) n_out = shape_of(&c.dst, esize(c.dst.dtype)).count;
     STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
+         if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
+         if (st == QUANT_OK) ++stat_ok_types[c.src.dtype][c.dst.dtype];
          stat_elems[c.op] += (unsigned long)n_out;
          if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> status %d\n", (int)st));
     {
         /* the expected memory: as it was, and on success dst as the oracle says */
         uint8_t *expect = NULL;
         const int db = m.buf_blk[B_DST];
-        const size_t dbytes = (size_t)n_out * esize(c.dst.dtype);
+        const size_t dbytes = (size_t)nbytes(c.dst.dtype, n_out);
         if (st == QUANT_OK && n_out) {
             const int sb = m.buf_blk[B_SRC], cb = m.buf_blk[B_SC], zb = m.buf_blk[B_ZP];
             expect = (uint8_t *)xmalloc(dbytes);
@@ -1028,16 +1472,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (m.blk[b][i] != want) {
                     char msg[512];
                     if (in_dst) {
-                        const size_t e = (i - m.buf_off[B_DST]) / esize(c.dst.dtype), es = esize(c.dst.dtype);
-                        uint32_t w = 0, g = 0;
-                        memcpy(&w, expect + e * es, es);
-                        memcpy(&g, m.blk[b] + m.buf_off[B_DST] + e * es, es);
-                        snprintf(msg, sizeof msg, "dst element %lu: oracle 0x%08lx, library 0x%08lx (src element bytes "
-                                 "%02x%02x%02x%02x as stored)", (unsigned long)e, (unsigned long)w, (unsigned long)g,
-                                 m.snap[m.buf_blk[B_SRC]][m.buf_off[B_SRC] + e * esize(c.src.dtype)],
-                                 esize(c.src.dtype) > 1 ? m.snap[m.buf_blk[B_SRC]][m.buf_off[B_SRC] + e * 4 + 1] : 0,
-                                 esize(c.src.dtype) > 1 ? m.snap[m.buf_blk[B_SRC]][m.buf_off[B_SRC] + e * 4 + 2] : 0,
-                                 esize(c.src.dtype) > 1 ? m.snap[m.buf_blk[B_SRC]][m.buf_off[B_SRC] + e * 4 + 3] : 0);
+                        /* the element (a 4-bit byte: two elements) and its src element's bytes */
+                        const size_t off = i - m.buf_off[B_DST], es = esize(c.dst.dtype), e0 = off / es * es;
+                        const uint64_t e = is_4bit(c.dst.dtype) ? 2 * (uint64_t)off : off / es;
+                        const size_t ses = esize(c.src.dtype);
+                        const size_t sat = is_4bit(c.src.dtype) ? (size_t)(e / 2) : (size_t)e * ses;
+                        uint32_t w = 0, g = 0, sv = 0;
+                        memcpy(&w, expect + e0, es);
+                        memcpy(&g, m.blk[b] + m.buf_off[B_DST] + e0, es);
+                        memcpy(&sv, m.snap[m.buf_blk[B_SRC]] + m.buf_off[B_SRC] + sat, ses);
+                        snprintf(msg, sizeof msg, "dst element %lu%s: oracle 0x%08lx, library 0x%08lx (src element "
+                                 "bytes 0x%08lx as stored, little-endian)", (unsigned long)e,
+                                 is_4bit(c.dst.dtype) ? " and the next (one byte)" : "", (unsigned long)w,
+                                 (unsigned long)g, (unsigned long)sv);
                     } else {
                         int which = -1, x;
                         for (x = 0; x < NBUF; ++x)
