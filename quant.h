@@ -435,6 +435,10 @@ extern "C" {
 #else
 #  define QUANT__GROUPS 1
 #endif
+/* elements a SIMD build converts per kernel call where it stages data
+   (the general path, 16-bit rows); a scalar build converts one at a time,
+   with no staging buffers, to keep within a firmware stack budget */
+#define QUANT__STAGE 256
 
 /* Kernel flags: the four roundings are two switches. */
 #define QUANT__F_U8        1u  /* integer type is u8 (else s8) */
@@ -809,6 +813,16 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_f16 QUANT__SFX(quant__v_f16)
 #define quant__v_bf16 QUANT__SFX(quant__v_bf16)
 #define quant__zip QUANT__SFX(quant__zip)
+#define quant__ld16 QUANT__SFX(quant__ld16)
+#define quant__st16 QUANT__SFX(quant__st16)
+#define quant__v_from_f16 QUANT__SFX(quant__v_from_f16)
+#define quant__v_to_half QUANT__SFX(quant__v_to_half)
+#define quant__v_widen16 QUANT__SFX(quant__v_widen16)
+#define quant__simd_widen16 QUANT__SFX(quant__simd_widen16)
+#define quant__simd_narrow16 QUANT__SFX(quant__simd_narrow16)
+#define quant__simd_half_to_i8 QUANT__SFX(quant__simd_half_to_i8)
+#define quant__w4_lut QUANT__SFX(quant__w4_lut)
+#define quant__w4_lut_g32 QUANT__SFX(quant__w4_lut_g32)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
@@ -911,6 +925,16 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
     *lo = _mm_unpacklo_ps(a, b);
     *hi = _mm_unpackhi_ps(a, b);
 }
+/* W 16-bit values zero-extended to lanes; the low 16 bits of W lanes stored */
+QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
+{
+    return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128());
+}
+QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
+{
+    const __m128i w = _mm_srai_epi32(_mm_slli_epi32(v, 16), 16); /* sign-extended: the signed pack is exact */
+    _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(w, w));
+}
 #define QUANT__SCALES_OK(s) 1
 
 #elif QUANT__PASS == QUANT_SIMD_AVX2
@@ -977,6 +1001,16 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
     const __m256 l = _mm256_unpacklo_ps(a, b), h = _mm256_unpackhi_ps(a, b); /* within 128-bit halves */
     *lo = _mm256_permute2f128_ps(l, h, 0x20);
     *hi = _mm256_permute2f128_ps(l, h, 0x31);
+}
+QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
+{
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
+{
+    const __m256i w = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+    const __m128i q = _mm_packs_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+    _mm_storeu_si128((__m128i *)(void *)p, q);
 }
 #define QUANT__SCALES_OK(s) 1
 
@@ -1065,6 +1099,14 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
     const __m512i ih = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
     *lo = _mm512_permutex2var_ps(a, il, b);
     *hi = _mm512_permutex2var_ps(a, ih, b);
+}
+QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
+{
+    return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
+{
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(v));
 }
 #define QUANT__SCALES_OK(s) 1
 #elif QUANT__PASS == QUANT_SIMD_NEON
@@ -1184,6 +1226,8 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
     *lo = z.val[0];
     *hi = z.val[1];
 }
+QUANT__INLINE quant__vi quant__ld16(const uint16_t *p) { return vreinterpretq_s32_u32(vmovl_u16(vld1_u16(p))); }
+QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vst1_u16(p, vmovn_u32(vreinterpretq_u32_s32(v))); }
 #endif
 
 #ifndef QUANT__CVT_NEEDS_RANGE
@@ -2216,6 +2260,111 @@ QUANT__PRIVATE uint16_t quant__f32_to_bf16(float f)
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 
+#elif QUANT__PART == 2
+
+/* quant__f32_to_bf16 and quant__f32_to_f16 on a vector of values that
+   are not NaN ((q - z) * s with a valid scale never is), as int32 lanes */
+QUANT__INLINE quant__vi quant__v_bf16(quant__vf y)
+{
+    const quant__vi u = quant__asi(y);
+    return quant__srl(quant__addi(quant__addi(u, quant__seti(0x7FFF)), quant__and(quant__srl(u, 16), quant__seti(1))), 16);
+}
+QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
+{
+    const quant__vi u = quant__asi(y), a = quant__and(u, quant__seti(0x7FFFFFFF));
+    const quant__vi sign = quant__and(quant__srl(u, 16), quant__seti(0x8000));
+    const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__setf(0.5f))), quant__seti(0x3F000000));
+    const quant__vi nrm = quant__srl(quant__addi(quant__addi(a, quant__seti(0xFFF - (112 << 23))),
+                                                 quant__and(quant__srl(a, 13), quant__seti(1))), 13);
+    quant__vi r = quant__sel(quant__gt(quant__seti(0x38800000), a), sub, nrm);
+    r = quant__sel(quant__gt(a, quant__seti(0x477FEFFF)), quant__seti(0x7C00), r);
+    return quant__or(r, sign);
+}
+
+/* f16 bits in lanes (zero-extended) to f32, as quant__f16_to_f32 */
+QUANT__INLINE quant__vf quant__v_from_f16(quant__vi h)
+{
+    const quant__vi a = quant__and(h, quant__seti(0x7FFF)), sign = quant__sll(quant__and(h, quant__seti(0x8000)), 16);
+    const quant__vi bias = quant__seti(112 << 23);
+    quant__vi r = quant__addi(quant__sll(a, 13), bias);                         /* normal */
+    r = quant__sel(quant__gt(a, quant__seti(0x7BFF)), quant__addi(r, bias), r); /* Inf, NaN */
+    r = quant__sel(quant__gt(quant__seti(0x400), a),                             /* zero, subnormal */
+                   quant__asi(quant__mul(quant__i2f(a), quant__setf(5.9604644775390625e-8f))), r);
+    return quant__asf(quant__or(r, sign));
+}
+
+/* f32 to bf16 (bf) or f16 bits in lanes, NaN included, as the scalar code */
+QUANT__INLINE quant__vi quant__v_to_half(quant__vf y, const int bf)
+{
+    const quant__vi u = quant__asi(y), a = quant__and(u, quant__seti(0x7FFFFFFF));
+    const quant__vi qnan = quant__or(quant__and(quant__srl(u, 16), quant__seti(0x8000)), quant__seti(bf ? 0x7FC0 : 0x7E00));
+    return quant__sel(quant__gt(a, quant__seti(0x7F800000)), qnan, bf ? quant__v_bf16(y) : quant__v_f16(y));
+}
+
+QUANT__INLINE void quant__v_widen16(const uint16_t *h, float *x, size_t n, const int bf)
+{
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vi v = quant__ld16(h + i);
+        quant__stf(x + i, bf ? quant__asf(quant__sll(v, 16)) : quant__v_from_f16(v));
+    }
+    for (; i < n; ++i) x[i] = bf ? quant__bf16_to_f32(h[i]) : quant__f16_to_f32(h[i]);
+}
+
+/* n 16-bit floats (bf16 when bf, else f16) widened to f32 */
+QUANT__PRIVATE void quant__simd_widen16(const uint16_t *h, float *x, size_t n, int bf)
+{
+    if (bf) quant__v_widen16(h, x, n, 1);
+    else quant__v_widen16(h, x, n, 0);
+}
+
+/* n f32 narrowed to 16-bit floats */
+QUANT__PRIVATE void quant__simd_narrow16(const float *y, uint16_t *out, size_t n, int bf)
+{
+    size_t i = 0;
+    if (bf) for (; i + QUANT__W <= n; i += QUANT__W) quant__st16(out + i, quant__v_to_half(quant__ldf(y + i), 1));
+    else for (; i + QUANT__W <= n; i += QUANT__W) quant__st16(out + i, quant__v_to_half(quant__ldf(y + i), 0));
+    for (; i < n; ++i) out[i] = bf ? quant__f32_to_bf16(y[i]) : quant__f32_to_f16(y[i]);
+}
+
+/* A 16-bit row quantized with one scale and zero point: widened a chunk at
+   a time into a buffer that stays in L1, then the f32 kernel on it. */
+QUANT__PRIVATE void quant__simd_half_to_i8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
+                                           unsigned f, int bf)
+{
+    float buf[QUANT__STAGE];
+    size_t i;
+    for (i = 0; i < n; i += QUANT__STAGE) {
+        const size_t len = n - i < QUANT__STAGE ? n - i : QUANT__STAGE;
+        if (bf) quant__v_widen16(src + i, buf, len, 1);
+        else quant__v_widen16(src + i, buf, len, 0);
+        quant__simd_f32_to_i8(buf, dst + i, len, &scale, 0, &zp, 0, 0, f);
+    }
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_widen16_x86(const uint16_t *h, float *x, size_t n, int bf)
+{
+    QUANT__PICK(quant__simd_widen16, (h, x, n, bf));
+}
+QUANT__PRIVATE void quant__simd_narrow16_x86(const float *y, uint16_t *out, size_t n, int bf)
+{
+    QUANT__PICK(quant__simd_narrow16, (y, out, n, bf));
+}
+QUANT__PRIVATE void quant__simd_half_to_i8_x86(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
+                                               unsigned f, int bf)
+{
+    QUANT__PICK(quant__simd_half_to_i8, (src, dst, n, scale, zp, f, bf));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__widen16 QUANT__BK(quant__simd_widen16)
+#  define quant__narrow16 QUANT__BK(quant__simd_narrow16)
+#  define quant__half_to_i8 QUANT__BK(quant__simd_half_to_i8)
+#endif
+
 #endif
 
 /* ---- >>unit weights4: packed 4-bit rows, a scale per group (w4) --------- */
@@ -2273,24 +2422,144 @@ QUANT__PRIVATE void quant__scalar_w4(const uint8_t *src, void *dst, size_t n, co
 
 #elif QUANT__PART == 2
 
-/* quant__f32_to_bf16 and quant__f32_to_f16 on a vector of values that
-   are not NaN ((q - z) * s with a valid scale never is), as int32 lanes */
-QUANT__INLINE quant__vi quant__v_bf16(quant__vf y)
+/* A group has one scale and zero point, so a nibble can give only 16
+   results: where the instruction set can look up 16 lanes by index
+   (AVX-512: vpermps, vpermw; AVX2: vpshufb on the results' low and high
+   bytes), the 16 are computed once, with the vector arithmetic below, and
+   each element is a lookup. The table holds the very bits the arithmetic
+   gives, so this is exact by construction. Whole bytes from element i
+   (even) to end; returns where it stopped. */
+#if QUANT__PASS == QUANT_SIMD_AVX512
+#  define QUANT__W4_LUT 1
+#  define QUANT__W4_LUT_F32 1
+QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size_t end, quant__vf vs, int32_t z,
+                                   const unsigned sgn, const unsigned out)
 {
-    const quant__vi u = quant__asi(y);
-    return quant__srl(quant__addi(quant__addi(u, quant__seti(0x7FFF)), quant__and(quant__srl(u, 16), quant__seti(1))), 16);
+    const __m512i nib = sgn ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                            : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 y = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), vs);
+    if (!QUANT__HALF || out == QUANT__W4_F32) {
+        /* 8 bytes to 8 qwords; nibble k of the 16 in dword k: (b | b << 28) & 0xF0000000F */
+        const __m512i m = _mm512_set1_epi64(0x0000000F0000000FLL);
+        for (; i + 32 <= end; i += 32) {
+            const __m512i q0 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1))));
+            const __m512i q1 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1) + 8)));
+            const __m512i k0 = _mm512_ternarylogic_epi64(q0, _mm512_slli_epi64(q0, 28), m, 0xA8); /* (a | b) & c */
+            const __m512i k1 = _mm512_ternarylogic_epi64(q1, _mm512_slli_epi64(q1, 28), m, 0xA8);
+            _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(k0, y));
+            _mm512_storeu_ps((float *)dst + i + 16, _mm512_permutexvar_ps(k1, y));
+        }
+    } else {
+        /* 16 bytes to 16 dwords; nibble k of the 32 in word k: (b | b << 12) & 0x000F000F */
+        /* vcvtps2ph rounds to nearest even, as quant__f32_to_f16 (y is not NaN) */
+        const __m512i t = _mm512_castsi256_si512(out == QUANT__W4_BF16 ? _mm512_cvtepi32_epi16(quant__v_bf16(y))
+                                                 : _mm512_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        const __m512i m = _mm512_set1_epi32(0x000F000F);
+        for (; i + 32 <= end; i += 32) {
+            const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
+            const __m512i k = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m, 0xA8);
+            _mm512_storeu_si512((void *)((uint16_t *)dst + i), _mm512_permutexvar_epi16(k, t));
+        }
+    }
+    return i;
 }
-QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
+
+/* Groups of exactly 32 elements (16 bytes), two a step (a 16-bit
+   destination: both tables in one register); at most ng groups, stopping
+   before a pair with an infinite or NaN scale. Returns the groups done. */
+QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng, const float *scales,
+                                       const uint8_t *zps, const unsigned sgn, const unsigned out)
 {
-    const quant__vi u = quant__asi(y), a = quant__and(u, quant__seti(0x7FFFFFFF));
-    const quant__vi sign = quant__and(quant__srl(u, 16), quant__seti(0x8000));
-    const quant__vi sub = quant__subi(quant__asi(quant__add(quant__asf(a), quant__setf(0.5f))), quant__seti(0x3F000000));
-    const quant__vi nrm = quant__srl(quant__addi(quant__addi(a, quant__seti(0xFFF - (112 << 23))),
-                                                 quant__and(quant__srl(a, 13), quant__seti(1))), 13);
-    quant__vi r = quant__sel(quant__gt(quant__seti(0x38800000), a), sub, nrm);
-    r = quant__sel(quant__gt(a, quant__seti(0x477FEFFF)), quant__seti(0x7C00), r);
-    return quant__or(r, sign);
+    const __m512i nib = sgn ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                            : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    /* the high word of each lane of a, then of b */
+    const __m512i high = _mm512_setr_epi32(0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015,
+                                           0x001B0019, 0x001F001D, 0x00230021, 0x00270025, 0x002B0029, 0x002F002D,
+                                           0x00330031, 0x00370035, 0x003B0039, 0x003F003D);
+    const __m512i m = _mm512_set1_epi32(0x000F000F), second = _mm512_set1_epi32(0x00100010);
+    const unsigned flip = sgn ? 8u : 0u;
+    size_t gi;
+    for (gi = 0; gi + 2 <= ng; gi += 2) {
+        const float s0 = scales[gi], s1 = scales[gi + 1];
+        const unsigned zb = zps ? zps[gi >> 1] : 0u;
+        const int32_t z0 = (int32_t)((zb & 15u) ^ flip) - (int32_t)flip, z1 = (int32_t)((zb >> 4) ^ flip) - (int32_t)flip;
+        const __m512 y0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z0))), _mm512_set1_ps(s0));
+        const __m512 y1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z1))), _mm512_set1_ps(s1));
+        __m512i t, d0, d1;
+        if (((quant__bits(s0) & 0x7F800000u) == 0x7F800000u) | ((quant__bits(s1) & 0x7F800000u) == 0x7F800000u)) break;
+        if (!QUANT__HALF || out == QUANT__W4_F32) {
+            const __m512i m32 = _mm512_set1_epi64(0x0000000F0000000FLL);
+            float *o = (float *)dst + gi * 32;
+            int k;
+            for (k = 0; k < 4; ++k) { /* 8 bytes: 16 results */
+                const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8 * k)));
+                _mm512_storeu_ps(o + 16 * k, _mm512_permutexvar_ps(_mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), m32, 0xA8),
+                                                                   k < 2 ? y0 : y1));
+            }
+            continue;
+        }
+        if (out == QUANT__W4_BF16) { /* quant__v_bf16 but for the shift: the high words are picked instead */
+            const __m512i u0 = _mm512_castps_si512(y0), u1 = _mm512_castps_si512(y1), one = _mm512_set1_epi32(1);
+            const __m512i r0 = _mm512_add_epi32(_mm512_add_epi32(u0, _mm512_set1_epi32(0x7FFF)),
+                                                _mm512_and_si512(_mm512_srli_epi32(u0, 16), one));
+            const __m512i r1 = _mm512_add_epi32(_mm512_add_epi32(u1, _mm512_set1_epi32(0x7FFF)),
+                                                _mm512_and_si512(_mm512_srli_epi32(u1, 16), one));
+            t = _mm512_permutex2var_epi16(r0, high, r1);
+        } else {
+            t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtps_ph(y0, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                   _mm512_cvtps_ph(y1, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), 1);
+        }
+        d0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + gi * 16)));
+        d1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + gi * 16 + 16)));
+        d0 = _mm512_ternarylogic_epi32(d0, _mm512_slli_epi32(d0, 12), m, 0xA8);
+        d1 = _mm512_or_si512(_mm512_ternarylogic_epi32(d1, _mm512_slli_epi32(d1, 12), m, 0xA8), second);
+        _mm512_storeu_si512((void *)((uint16_t *)dst + gi * 32), _mm512_permutexvar_epi16(d0, t));
+        _mm512_storeu_si512((void *)((uint16_t *)dst + gi * 32 + 32), _mm512_permutexvar_epi16(d1, t));
+    }
+    return gi;
 }
+#elif QUANT__PASS == QUANT_SIMD_AVX2
+#  define QUANT__W4_LUT 1
+#  define QUANT__W4_LUT_F32 0 /* 8 lanes: the arithmetic is as fast */
+QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size_t end, quant__vf vs, int32_t z,
+                                   const unsigned sgn, const unsigned out)
+{
+    const __m256i vz = _mm256_set1_epi32(z);
+    const __m256i n0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i n1 = sgn ? _mm256_setr_epi32(-8, -7, -6, -5, -4, -3, -2, -1)
+                           : _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15);
+    __m256 y0, y1;
+    __m256i w0, w1, t, lo, hi;
+    if (!QUANT__HALF || out == QUANT__W4_F32) return i;
+    y0 = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(n0, vz)), vs);
+    y1 = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(n1, vz)), vs);
+    w0 = out == QUANT__W4_BF16 ? quant__v_bf16(y0) : quant__v_f16(y0);
+    w1 = out == QUANT__W4_BF16 ? quant__v_bf16(y1) : quant__v_f16(y1);
+    /* the 16 results as words in order, then their low bytes in the low
+       128 bits and high bytes in the high 128, each copied to both halves */
+    t = _mm256_permute4x64_epi64(_mm256_packus_epi32(w0, w1), 0xD8);
+    t = _mm256_shuffle_epi8(t, _mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+                                                0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15));
+    t = _mm256_permute4x64_epi64(t, 0xD8);
+    lo = _mm256_permute2x128_si256(t, t, 0x00);
+    hi = _mm256_permute2x128_si256(t, t, 0x11);
+    for (; i + 32 <= end; i += 32) {
+        /* 16 bytes to 16 words; nibble k of the 32 in byte k: (b | b << 4) & 0x0F0F; then
+           nibbles 0-7 and 16-23 in the low half, 8-15 and 24-31 in the high half, so that
+           the in-half byte interleave below gives results 0-15 and 16-31 in order */
+        const __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
+        const __m256i k = _mm256_permute4x64_epi64(
+            _mm256_and_si256(_mm256_or_si256(b, _mm256_slli_epi16(b, 4)), _mm256_set1_epi16(0x0F0F)), 0xD8);
+        const __m256i l = _mm256_shuffle_epi8(lo, k), h = _mm256_shuffle_epi8(hi, k);
+        _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + i), _mm256_unpacklo_epi8(l, h));
+        _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + i + 16), _mm256_unpackhi_epi8(l, h));
+    }
+    return i;
+}
+#else
+#  define QUANT__W4_LUT 0
+#  define QUANT__W4_LUT_F32 0
+#endif
 
 /* Whole bytes from element i (even) to end, 2 * QUANT__W elements at a
    time: W bytes give the even elements (low nibbles) and the odd ones
@@ -2304,6 +2573,9 @@ QUANT__INLINE size_t quant__v_w4_run(const uint8_t *src, void *dst, size_t i, si
     /* an infinite or NaN scale (the row kernels do not validate) can make
        a NaN, which the narrowing here does not handle: scalar code does */
     if (!QUANT__SCALES_OK(vs) || (quant__bits(s) & 0x7F800000u) == 0x7F800000u) return i;
+#if QUANT__W4_LUT
+    i = quant__w4_lut(src, dst, i, end, vs, z, sgn, out);
+#endif
     for (; i + 2 * QUANT__W <= end; i += 2 * QUANT__W) {
         const quant__vi b = quant__ld8(src + (i >> 1), 0);
         quant__vi lo = quant__and(b, m15), hi = quant__srl(b, 4);
@@ -2332,9 +2604,23 @@ QUANT__INLINE size_t quant__v_w4_run(const uint8_t *src, void *dst, size_t i, si
 QUANT__INLINE void quant__v_w4_body(const uint8_t *src, void *dst, size_t n, const float *scales, const uint8_t *zps,
                                     size_t g, const unsigned sgn, const unsigned out)
 {
-    size_t i0, gi = 0;
+    size_t i0 = 0, gi = 0;
     if (g == 0 || g > n) g = n;
-    for (i0 = 0; i0 < n; i0 += g, ++gi) {
+#if QUANT__W4_LUT
+    if (g % 32 == 0 && (QUANT__W4_LUT_F32 || out != QUANT__W4_F32)) {
+        /* whole groups of a multiple of 32 elements (the usual weights):
+           a table and its lookups each, and nothing else */
+#if QUANT__PASS == QUANT_SIMD_AVX512
+        if (g == 32) i0 = (gi = quant__w4_lut_g32(src, dst, n / g, scales, zps, sgn, out)) * g;
+#endif
+        for (; gi < n / g; ++gi, i0 += g) {
+            const float s = scales[gi];
+            if ((quant__bits(s) & 0x7F800000u) == 0x7F800000u) break;
+            quant__w4_lut(src, dst, i0, i0 + g, quant__setf(s), zps ? quant__nib(zps, gi, sgn) : 0, sgn, out);
+        }
+    }
+#endif
+    for (; i0 < n; i0 += g, ++gi) {
         const size_t len = n - i0 < g ? n - i0 : g, end = i0 + len;
         const float s = scales[gi];
         const int32_t z = zps ? quant__nib(zps, gi, sgn) : 0;
@@ -2671,6 +2957,18 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_f16
 #undef quant__v_bf16
 #undef quant__zip
+#undef quant__ld16
+#undef quant__st16
+#undef quant__v_from_f16
+#undef quant__v_to_half
+#undef quant__v_widen16
+#undef quant__simd_widen16
+#undef quant__simd_narrow16
+#undef quant__simd_half_to_i8
+#undef quant__w4_lut
+#undef quant__w4_lut_g32
+#undef QUANT__W4_LUT
+#undef QUANT__W4_LUT_F32
 #undef quant__simd_w4
 #undef quant__run_rows
 #undef quant__v_i8_to_f32_x4
@@ -3065,11 +3363,6 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
 
 /* ---- the general path ------------------------------------------------- */
 
-/* elements a SIMD build converts per kernel call on the general path;
-   a scalar build converts one at a time, with no staging buffers, to
-   keep within a firmware stack budget */
-#define QUANT__STAGE 256
-
 /* the group size along dim d: the grid's cell (at most the dim) */
 QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
 {
@@ -3093,8 +3386,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         const float *x = fbuf;
         uint8_t *q = quant__is_4bit(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
         if (QUANT__F32_SIDE(p)) x = (const float *)p->src + e;
-        else if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) fbuf[k] = quant__f16_to_f32(h[e + k]);
-        else for (k = 0; k < len; ++k) fbuf[k] = quant__bf16_to_f32(h[e + k]);
+        else quant__widen16(h + e, fbuf, len, p->fdtype == QUANT_BF16);
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, step, 0, f);
         else
@@ -3138,8 +3430,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
             quant__i8_to_f32(q, y, len, sc, step, zp, step, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
-        if (p->fdtype == QUANT_F16) for (k = 0; k < len; ++k) out[k] = quant__f32_to_f16(fbuf[k]);
-        else for (k = 0; k < len; ++k) out[k] = quant__f32_to_bf16(fbuf[k]);
+        quant__narrow16(fbuf, out, len, p->fdtype == QUANT_BF16);
     }
 }
 
@@ -3395,22 +3686,15 @@ QUANT__DEF void quant_f8_e5m2_to_f32(const uint8_t *src, float *dst, size_t n, f
 #endif
 
 #ifndef QUANT_NO_HALF
-/* 16-bit rows: widened a chunk at a time into the f32 kernel (SIMD), or
-   an element at a time (scalar: no staging buffer on a firmware stack) */
+/* 16-bit rows: through the f32 kernel a chunk at a time (SIMD), or an
+   element at a time (scalar: no staging buffer on a firmware stack) */
 QUANT__PRIVATE void quant__half_row(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
                                     unsigned f, int bf)
 {
-    size_t i;
 #if QUANT__SIMD_ANY
-    float buf[QUANT__STAGE];
-    for (i = 0; i < n; i += QUANT__STAGE) {
-        const size_t len = n - i < QUANT__STAGE ? n - i : QUANT__STAGE;
-        size_t k;
-        if (bf) for (k = 0; k < len; ++k) buf[k] = quant__bf16_to_f32(src[i + k]);
-        else for (k = 0; k < len; ++k) buf[k] = quant__f16_to_f32(src[i + k]);
-        quant__f32_to_i8(buf, dst + i, len, &scale, 0, &zp, 0, 0, f);
-    }
+    quant__half_to_i8(src, dst, n, scale, zp, f, bf);
 #else
+    size_t i;
     for (i = 0; i < n; ++i)
         dst[i] = (uint8_t)quant__q_int(bf ? quant__bf16_to_f32(src[i]) : quant__f16_to_f32(src[i]), scale, 0.0f, zp, f);
 #endif

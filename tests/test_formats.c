@@ -441,6 +441,44 @@ static void row_kernels(void)
             for (i = 1; i < 80; ++i) CHECK(check_bits_float(yf[i]) == check_bits_float(yf[0]), "f32 scale %g: [%d]", (double)bad[b], i);
         }
     }
+    {
+        /* groups of 32 and 128 (the fast paths) with one infinite or NaN
+           scale among valid ones: every group as the oracle has it */
+        static const size_t gg[2] = { 32, 128 };
+        static const float bad[3] = { NAN, INFINITY, -INFINITY };
+        enum { N = 1024 };
+        static uint8_t src[N / 2], zps[N / 64];
+        static float sc[N / 32], yf[N];
+        static uint16_t y[N];
+        int b, gk, out, sgn, badg;
+        size_t i;
+        for (i = 0; i < N / 2; ++i) src[i] = (uint8_t)check_rand();
+        for (i = 0; i < N / 64; ++i) zps[i] = (uint8_t)check_rand();
+        for (gk = 0; gk < 2; ++gk)
+            for (b = 0; b < 3; ++b)
+                for (badg = 0; badg < 4; ++badg)
+                    for (sgn = 0; sgn < 2; ++sgn)
+                        for (out = 0; out < 3; ++out) {
+                            const size_t g = gg[gk], ng = N / g;
+                            const quant_dtype qt = sgn ? QUANT_S4 : QUANT_U4;
+                            for (i = 0; i < ng; ++i) sc[i] = scales_pool[check_rand() % NPOOL];
+                            sc[(size_t)badg * (ng - 1) / 3] = bad[b];
+                            if (out == 0) (sgn ? quant_s4_to_f32 : quant_u4_to_f32)(src, yf, N, sc, zps, g);
+                            else if (out == 1) (sgn ? quant_s4_to_f16 : quant_u4_to_f16)(src, y, N, sc, zps, g);
+                            else (sgn ? quant_s4_to_bf16 : quant_u4_to_bf16)(src, y, N, sc, zps, g);
+                            for (i = 0; i < N; ++i) {
+                                const size_t gi = i / g;
+                                const uint32_t got = out == 0 ? check_bits_float(yf[i]) : y[i];
+                                const float yv = o_dequant_int(get_int(src, qt, i), sc[gi], get_int(zps, qt, gi));
+                                const uint32_t want = out == 0 ? check_bits_float(yv) : out == 1 ? o_f16_code(yv) : o_bf16_code(yv);
+                                /* NaN (0 * Inf, a NaN scale) of any payload where the oracle has one */
+                                const int nan = out == 0 ? (got & 0x7FFFFFFFu) > 0x7F800000u
+                                              : out == 1 ? (got & 0x7FFFu) > 0x7C00u : (got & 0x7FFFu) > 0x7F80u;
+                                CHECK(got == want || (yv != yv && nan), "g=%zu out=%d sgn=%d, bad group %zu: [%zu] 0x%x want 0x%x",
+                                      g, out, sgn, (size_t)badg * (ng - 1) / 3, i, got, want);
+                            }
+                        }
+    }
     for (it = 0; it < 2000; ++it) {
         const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 1100);
         const int bf = (int)(check_rand() % 2), u8 = (int)(check_rand() % 2);
@@ -480,20 +518,67 @@ static tcase random_case(void)
     return c;
 }
 
+/* f32 bit patterns first, first + step, ... (count of them) narrowed to
+   f16 and bf16 by the scalar code and, in SIMD builds, by the vector
+   narrowing of the backend that runs, a block at a time */
+static void narrow_patterns(uint64_t first, uint64_t step, uint64_t count)
+{
+    enum { B = 4096 };
+    static float x[B];
+    static uint16_t vh[B], vb[B];
+    uint64_t done;
+    for (done = 0; done < count; done += B) {
+        const size_t len = count - done < B ? (size_t)(count - done) : B;
+        size_t i;
+        for (i = 0; i < len; ++i) x[i] = o_from_bits((uint32_t)(first + (done + i) * step));
+#if QUANT__SIMD_ANY
+        quant__narrow16(x, vh, len, 0);
+        quant__narrow16(x, vb, len, 1);
+#else
+        for (i = 0; i < len; ++i) { vh[i] = quant__f32_to_f16(x[i]); vb[i] = quant__f32_to_bf16(x[i]); }
+#endif
+        for (i = 0; i < len; ++i) {
+            const uint16_t h = quant__f32_to_f16(x[i]), b = quant__f32_to_bf16(x[i]);
+            const uint16_t wh = o_f16_code(x[i]), wb = o_bf16_code(x[i]);
+            ++check_count;
+            if (h != wh || b != wb || vh[i] != wh || vb[i] != wb)
+                CHECK(0, "0x%08x: f16 0x%04x (vector 0x%04x) want 0x%04x, bf16 0x%04x (vector 0x%04x) want 0x%04x",
+                      (unsigned)check_bits_float(x[i]), h, vh[i], wh, b, vb[i], wb);
+        }
+    }
+}
+
 /* every f32 bit pattern in shard k of n, narrowed to f16 and bf16 */
 static int sweep(unsigned k, unsigned n)
 {
     const uint64_t lo = ((uint64_t)1 << 32) * k / n, hi = ((uint64_t)1 << 32) * (k + 1) / n;
-    uint64_t u;
-    for (u = lo; u < hi; ++u) {
-        const float x = o_from_bits((uint32_t)u);
-        const uint16_t h = quant__f32_to_f16(x), b = quant__f32_to_bf16(x);
-        const uint16_t wh = o_f16_code(x), wb = o_bf16_code(x);
-        ++check_count;
-        if (h != wh || b != wb) CHECK(0, "0x%08x: f16 0x%04x want 0x%04x, bf16 0x%04x want 0x%04x", (unsigned)u, h, wh, b, wb);
-    }
+    narrow_patterns(lo, 1, hi - lo);
     ++check_count;
     return check_done("test_formats all");
+}
+
+/* every 16-bit code widened by the scalar code and the backend's vectors */
+static void widen_all(void)
+{
+    static uint16_t codes[65536];
+    static float vh[65536], vb[65536];
+    uint32_t u;
+    for (u = 0; u < 65536; ++u) codes[u] = (uint16_t)u;
+#if QUANT__SIMD_ANY
+    quant__widen16(codes, vh, 65536, 0);
+    quant__widen16(codes, vb, 65536, 1);
+#else
+    for (u = 0; u < 65536; ++u) { vh[u] = quant__f16_to_f32(codes[u]); vb[u] = quant__bf16_to_f32(codes[u]); }
+#endif
+    for (u = 0; u < 65536; ++u) {
+        const float h = quant__f16_to_f32((uint16_t)u), b = quant__bf16_to_f32((uint16_t)u);
+        const float wh = o_f16_value((uint16_t)u), wb = o_bf16_value((uint16_t)u);
+        CHECK((isnan(h) && isnan(wh)) || check_bits_float(h) == check_bits_float(wh), "f16 0x%04x widened", (unsigned)u);
+        CHECK((isnan(b) && isnan(wb)) || check_bits_float(b) == check_bits_float(wb), "bf16 0x%04x widened", (unsigned)u);
+        /* the vectors give the scalar bits, NaN payloads included */
+        CHECK(check_bits_float(vh[u]) == check_bits_float(h), "f16 0x%04x widened by vectors", (unsigned)u);
+        CHECK(check_bits_float(vb[u]) == check_bits_float(b), "bf16 0x%04x widened by vectors", (unsigned)u);
+    }
 }
 
 int main(int argc, char **argv)
@@ -505,16 +590,15 @@ int main(int argc, char **argv)
     int it;
     check_cpu();
     if (argc == 4 && strcmp(argv[1], "all") == 0) return sweep((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
-    {
-        /* every 16-bit code widened */
-        uint32_t u;
-        for (u = 0; u < 65536; ++u) {
-            const float h = quant__f16_to_f32((uint16_t)u), b = quant__bf16_to_f32((uint16_t)u);
-            const float wh = o_f16_value((uint16_t)u), wb = o_bf16_value((uint16_t)u);
-            CHECK((isnan(h) && isnan(wh)) || check_bits_float(h) == check_bits_float(wh), "f16 0x%04x widened", (unsigned)u);
-            CHECK((isnan(b) && isnan(wb)) || check_bits_float(b) == check_bits_float(wb), "bf16 0x%04x widened", (unsigned)u);
-        }
-    }
+    widen_all();
+    /* every 2^32 / 2^22-th f32 pattern, an odd stride so that every low
+       bit pattern comes round, and every pattern near the f16 and bf16
+       edges: subnormal, overflow, Inf, NaN */
+    narrow_patterns(0, 1021, ((uint64_t)1 << 32) / 1021);
+    narrow_patterns(0x33000000u, 1, 0x01000000u);
+    narrow_patterns(0x477FE000u, 1, 0x2000u);
+    narrow_patterns(0x7F7F0000u, 1, 0x00810000u);
+    narrow_patterns(0xFF7F0000u, 1, 0x00810000u);
     validation();
     row_kernels();
     for (it = 0; it < 6000; ++it) {
