@@ -821,6 +821,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__simd_widen16 QUANT__SFX(quant__simd_widen16)
 #define quant__simd_narrow16 QUANT__SFX(quant__simd_narrow16)
 #define quant__simd_half_to_i8 QUANT__SFX(quant__simd_half_to_i8)
+#define quant__v_half_to_i8 QUANT__SFX(quant__v_half_to_i8)
+#define quant__v_load QUANT__SFX(quant__v_load)
 #define quant__w4_lut QUANT__SFX(quant__w4_lut)
 #define quant__w4_lut_g32 QUANT__SFX(quant__w4_lut_g32)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
@@ -1254,6 +1256,27 @@ QUANT__INLINE int quant__v_zp_fast(quant__vi z)
            !quant__any(quant__gt(quant__seti(-QUANT__ZP_FAST), z));
 }
 
+/* f16 bits in lanes (zero-extended) to f32, as quant__f16_to_f32 */
+QUANT__INLINE quant__vf quant__v_from_f16(quant__vi h)
+{
+    const quant__vi a = quant__and(h, quant__seti(0x7FFF)), sign = quant__sll(quant__and(h, quant__seti(0x8000)), 16);
+    const quant__vi bias = quant__seti(112 << 23);
+    quant__vi r = quant__addi(quant__sll(a, 13), bias);                         /* normal */
+    r = quant__sel(quant__gt(a, quant__seti(0x7BFF)), quant__addi(r, bias), r); /* Inf, NaN */
+    r = quant__sel(quant__gt(quant__seti(0x400), a),                             /* zero, subnormal */
+                   quant__asi(quant__mul(quant__i2f(a), quant__setf(5.9604644775390625e-8f))), r);
+    return quant__asf(quant__or(r, sign));
+}
+
+/* W source elements from element j as f32: of p (half 0), or of h,
+   bf16 (half 1) or f16 (2) */
+QUANT__INLINE quant__vf quant__v_load(const float *p, const uint16_t *h, size_t j, const int half)
+{
+    if (half == 1) return quant__asf(quant__sll(quant__ld16(h + j), 16));
+    if (half == 2) return quant__v_from_f16(quant__ld16(h + j));
+    return quant__ldf(p + j);
+}
+
 /* x / s or x * r, fenced so that no later addition fuses with it */
 QUANT__INLINE quant__vf quant__v_quotient(quant__vf x, quant__vf s, quant__vf r, unsigned f)
 {
@@ -1462,14 +1485,16 @@ QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size
 QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
                                            const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
                                            quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
-                                           const unsigned f)
+                                           const unsigned f, const uint16_t *h, const int half)
 {
     const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const int32_t z16 = before ? 0 : zp[0];
     size_t i = 0, so = 0;
     quant__vf s, r;
-    if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
+    if (half) {
+        /* a 16-bit source (one scale, no streaming): widened in registers */
+    } else if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
         i = so = quant__head(dst, 4 * QUANT__W, n);
         quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
     } else if (!(f & QUANT__F_VEC) && n >= 16384) {
@@ -1492,7 +1517,7 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_
             const size_t j = i + (size_t)k * QUANT__W;
             quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
             ok &= QUANT__SCALES_OK(s);
-            v[k] = quant__v_quotient(quant__ldf(src + j), s, r, f);
+            v[k] = quant__v_quotient(quant__v_load(src, h, j, half), s, r, f);
         }
         if (!QUANT__NAN_CHEAP) nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
         QUANT__UNROLL4
@@ -1505,6 +1530,7 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_
             q[k] = quant__cvt(w);
         }
         if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], z16, sgn, (f & QUANT__F_STREAM) != 0);
+        else if (half) break; /* the caller stages the rest */
         else quant__scalar_f32_to_i8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, zp, 0, f);
     }
     *so_io = so;
@@ -1558,7 +1584,7 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
         const quant__vf vhi = quant__setf((float)(before ? hi : hi - z1));
         quant__vf s, r;
         if (z1 >= -QUANT__ZP_PACK && z1 <= QUANT__ZP_PACK)
-            i = quant__v_f32_to_i8_x4(src, dst, n, scale, zp, per, &so, s1, r1, zf, vlo, vhi, f);
+            i = quant__v_f32_to_i8_x4(src, dst, n, scale, zp, per, &so, s1, r1, zf, vlo, vhi, f, NULL, 0);
         for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
             quant__v_scale_at(scale, so, f, s1, r1, &s, &r);
             if (QUANT__SCALES_OK(s))
@@ -2281,18 +2307,6 @@ QUANT__INLINE quant__vi quant__v_f16(quant__vf y)
     return quant__or(r, sign);
 }
 
-/* f16 bits in lanes (zero-extended) to f32, as quant__f16_to_f32 */
-QUANT__INLINE quant__vf quant__v_from_f16(quant__vi h)
-{
-    const quant__vi a = quant__and(h, quant__seti(0x7FFF)), sign = quant__sll(quant__and(h, quant__seti(0x8000)), 16);
-    const quant__vi bias = quant__seti(112 << 23);
-    quant__vi r = quant__addi(quant__sll(a, 13), bias);                         /* normal */
-    r = quant__sel(quant__gt(a, quant__seti(0x7BFF)), quant__addi(r, bias), r); /* Inf, NaN */
-    r = quant__sel(quant__gt(quant__seti(0x400), a),                             /* zero, subnormal */
-                   quant__asi(quant__mul(quant__i2f(a), quant__setf(5.9604644775390625e-8f))), r);
-    return quant__asf(quant__or(r, sign));
-}
-
 /* f32 to bf16 (bf) or f16 bits in lanes, NaN included, as the scalar code */
 QUANT__INLINE quant__vi quant__v_to_half(quant__vf y, const int bf)
 {
@@ -2304,10 +2318,7 @@ QUANT__INLINE quant__vi quant__v_to_half(quant__vf y, const int bf)
 QUANT__INLINE void quant__v_widen16(const uint16_t *h, float *x, size_t n, const int bf)
 {
     size_t i = 0;
-    for (; i + QUANT__W <= n; i += QUANT__W) {
-        const quant__vi v = quant__ld16(h + i);
-        quant__stf(x + i, bf ? quant__asf(quant__sll(v, 16)) : quant__v_from_f16(v));
-    }
+    for (; i + QUANT__W <= n; i += QUANT__W) quant__stf(x + i, quant__v_load(x, h, i, bf ? 1 : 2));
     for (; i < n; ++i) x[i] = bf ? quant__bf16_to_f32(h[i]) : quant__f16_to_f32(h[i]);
 }
 
@@ -2327,19 +2338,41 @@ QUANT__PRIVATE void quant__simd_narrow16(const float *y, uint16_t *out, size_t n
     for (; i < n; ++i) out[i] = bf ? quant__f32_to_bf16(y[i]) : quant__f32_to_f16(y[i]);
 }
 
-/* A 16-bit row quantized with one scale and zero point: widened a chunk at
-   a time into a buffer that stays in L1, then the f32 kernel on it. */
-QUANT__PRIVATE void quant__simd_half_to_i8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
-                                           unsigned f, int bf)
+/* A 16-bit row quantized with one scale and zero point: the f32 kernel's
+   four-vector loop, widening in registers; what it leaves (the tail, a
+   zero point past QUANT__ZP_PACK, a scale NEON cannot take) widened a
+   chunk at a time into a buffer that stays in L1, then the f32 kernel. */
+QUANT__INLINE void quant__v_half_to_i8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
+                                       const unsigned f, const int bf)
 {
+    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128, hi = (f & QUANT__F_U8) ? 255 : 127;
+    const int before = (f & QUANT__F_ZP_BEFORE) != 0;
     float buf[QUANT__STAGE];
-    size_t i;
-    for (i = 0; i < n; i += QUANT__STAGE) {
+    size_t i = 0, so = 0;
+    if (zp >= -QUANT__ZP_PACK && zp <= QUANT__ZP_PACK && quant__zp_fast(zp) && QUANT__SCALES_OK(quant__setf(scale)))
+        i = quant__v_f32_to_i8_x4(NULL, dst, n, &scale, &zp, (size_t)-1, &so, quant__setf(scale),
+                                  quant__setf(quant__recip_of(&scale, f)), quant__setf((float)zp),
+                                  quant__setf((float)(before ? lo : lo - zp)), quant__setf((float)(before ? hi : hi - zp)),
+                                  f, src, bf ? 1 : 2);
+    for (; i < n; i += QUANT__STAGE) {
         const size_t len = n - i < QUANT__STAGE ? n - i : QUANT__STAGE;
         if (bf) quant__v_widen16(src + i, buf, len, 1);
         else quant__v_widen16(src + i, buf, len, 0);
         quant__simd_f32_to_i8(buf, dst + i, len, &scale, 0, &zp, 0, 0, f);
     }
+}
+
+QUANT__PRIVATE void quant__simd_half_to_i8(const uint16_t *src, uint8_t *dst, size_t n, float scale, int32_t zp,
+                                           unsigned f, int bf)
+{
+    /* each rounding and type a loop of its own, with constants in it */
+#define QUANT__CASE(k) case k: quant__v_half_to_i8(src, dst, n, scale, zp, k, bf); break;
+    switch (f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) {
+    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_RECIP) QUANT__CASE(QUANT__F_RECIP | QUANT__F_U8)
+    QUANT__CASE(QUANT__F_ZP_BEFORE) QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_U8)
+    QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_RECIP) QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_RECIP | QUANT__F_U8)
+    }
+#undef QUANT__CASE
 }
 
 #elif QUANT__PART == 3
@@ -2965,6 +2998,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__simd_widen16
 #undef quant__simd_narrow16
 #undef quant__simd_half_to_i8
+#undef quant__v_half_to_i8
+#undef quant__v_load
 #undef quant__w4_lut
 #undef quant__w4_lut_g32
 #undef QUANT__W4_LUT
@@ -3501,6 +3536,7 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
     const int w4 = QUANT__4BIT && !p->quantize && quant__is_4bit(p->qdtype) && row / gl < QUANT__STAGE &&
                    (p->zp_kind == QUANT__ZP_NONE ||
                     p->zp_kind == (p->qdtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4));
+    const int half_i8 = p->quantize && !QUANT__F32_SIDE(p) && (p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8);
 #endif
     for (r = 0; r < rows; ++r) {
         /* the grid entry of the row's first element, from its index on
@@ -3538,6 +3574,13 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
             size_t at = base + j / gl, left = gl - j % gl;
             float s1 = quant__scale_at(p, at);
             int32_t z1 = quant__zp_at(p, p->n_zps > 1 ? at : 0);
+            if (half_i8 && left >= row - j) {
+                /* one scale and zero point for the rest of the row, an s8/u8
+                   result from f16/bf16: the 16-bit row kernel, in one call */
+                quant__half_to_i8((const uint16_t *)p->src + r * row + j, (uint8_t *)p->dst + r * row + j, row - j, s1, z1,
+                                  p->flags, p->fdtype == QUANT_BF16);
+                break;
+            }
             if (left >= len) { /* one scale and zero point for the chunk */
                 quant__stage(p, r * row + j, len, &s1, &z1, 0, fbuf, qbuf);
                 continue;

@@ -479,6 +479,32 @@ static void row_kernels(void)
                             }
                         }
     }
+    {
+        /* every 16-bit code as a source row (the four-vector loop widens
+           in registers), at scales and zero points of each path */
+        static const float ss[4] = { 1.0f, 0.37f, 3.0e-5f, -7.5f };
+        static const int32_t zz[4] = { 0, -77, 129, 40000 };
+        static uint16_t src[65536];
+        static uint8_t dst[65536];
+        int bf, u8, k;
+        uint32_t u;
+        for (u = 0; u < 65536; ++u) src[u] = (uint16_t)u;
+        for (bf = 0; bf < 2; ++bf)
+            for (u8 = 0; u8 < 2; ++u8)
+                for (k = 0; k < 4; ++k) {
+                    const float s = ss[k];
+                    const int32_t z = zz[(k + bf + u8) % 4];
+                    if (bf) { if (u8) quant_bf16_to_u8(src, dst, 65536, s, z); else quant_bf16_to_s8(src, (int8_t *)dst, 65536, s, z); }
+                    else { if (u8) quant_f16_to_u8(src, dst, 65536, s, z); else quant_f16_to_s8(src, (int8_t *)dst, 65536, s, z); }
+                    for (u = 0; u < 65536; ++u) {
+                        const float x = get_float(src, bf ? QUANT_BF16 : QUANT_F16, u);
+                        const int64_t want = o_quant_int(x, s, z, O_EXACT, u8 ? 0 : -128, u8 ? 255 : 127);
+                        const int64_t got = u8 ? dst[u] : (int8_t)dst[u];
+                        CHECK(got == want, "every code: %s_to_%s 0x%04x s=%a z=%d: got %lld want %lld", bf ? "bf16" : "f16",
+                              u8 ? "u8" : "s8", (unsigned)u, (double)s, z, (long long)got, (long long)want);
+                    }
+                }
+    }
     for (it = 0; it < 2000; ++it) {
         const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 1100);
         const int bf = (int)(check_rand() % 2), u8 = (int)(check_rand() % 2);
