@@ -824,6 +824,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_half_to_i8 QUANT__SFX(quant__v_half_to_i8)
 #define quant__v_load QUANT__SFX(quant__v_load)
 #define quant__w4_lut QUANT__SFX(quant__w4_lut)
+#define quant__v_ph QUANT__SFX(quant__v_ph)
 #define quant__w4_lut_g32 QUANT__SFX(quant__w4_lut_g32)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
@@ -1049,6 +1050,8 @@ QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
 {
     return _mm512_fixupimm_ps(v, v, _mm512_set1_epi32(0x11111188), 0);
 }
+/* f32 to f16 bits, rounded to nearest even whatever MXCSR says (vcvtps2ph) */
+QUANT__INLINE __m256i quant__v_ph(quant__vf v) { return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
 #  pragma GCC diagnostic pop
 #endif
@@ -2486,7 +2489,7 @@ QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size
         /* 16 bytes to 16 dwords; nibble k of the 32 in word k: (b | b << 12) & 0x000F000F */
         /* vcvtps2ph rounds to nearest even, as quant__f32_to_f16 (y is not NaN) */
         const __m512i t = _mm512_castsi256_si512(out == QUANT__W4_BF16 ? _mm512_cvtepi32_epi16(quant__v_bf16(y))
-                                                 : _mm512_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+                                                 : quant__v_ph(y));
         const __m512i m = _mm512_set1_epi32(0x000F000F);
         for (; i + 32 <= end; i += 32) {
             const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
@@ -2519,7 +2522,7 @@ QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng,
         const __m512 y0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z0))), _mm512_set1_ps(s0));
         const __m512 y1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z1))), _mm512_set1_ps(s1));
         __m512i t, d0, d1;
-        if (((quant__bits(s0) & 0x7F800000u) == 0x7F800000u) | ((quant__bits(s1) & 0x7F800000u) == 0x7F800000u)) break;
+        if ((quant__bits(s0) & 0x7F800000u) == 0x7F800000u || (quant__bits(s1) & 0x7F800000u) == 0x7F800000u) break;
         if (!QUANT__HALF || out == QUANT__W4_F32) {
             const __m512i m32 = _mm512_set1_epi64(0x0000000F0000000FLL);
             float *o = (float *)dst + gi * 32;
@@ -2539,8 +2542,8 @@ QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng,
                                                 _mm512_and_si512(_mm512_srli_epi32(u1, 16), one));
             t = _mm512_permutex2var_epi16(r0, high, r1);
         } else {
-            t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtps_ph(y0, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                   _mm512_cvtps_ph(y1, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), 1);
+            t = _mm512_inserti64x4(_mm512_castsi256_si512(quant__v_ph(y0)),
+                                   quant__v_ph(y1), 1);
         }
         d0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + gi * 16)));
         d1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + gi * 16 + 16)));
@@ -3001,6 +3004,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_half_to_i8
 #undef quant__v_load
 #undef quant__w4_lut
+#undef quant__v_ph
 #undef quant__w4_lut_g32
 #undef QUANT__W4_LUT
 #undef QUANT__W4_LUT_F32
