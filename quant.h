@@ -2405,10 +2405,11 @@ QUANT__PRIVATE void quant__simd_half_to_i8_x86(const uint16_t *src, uint8_t *dst
 
 /* ---- >>unit weights4: packed 4-bit rows, a scale per group (w4) --------- */
 /* Weight decompression: element i of a packed s4/u4 row uses scales[i / g]
-   and zero point i / g of zps (packed like the row; NULL: 0). Written in
-   plain C and compiled per backend (part 2), where the compiler
-   vectorizes it for that backend's instruction set: every step is exact
-   integer work or one rounding, so the bits are the scalar ones. */
+   and zero point i / g of zps (packed like the row; NULL: 0). Part 2
+   looks the results up in a per-group table where the backend can
+   (AVX-512, AVX2) and computes them over the primitives elsewhere: every
+   step is exact integer work or one rounding, so the bits are the scalar
+   ones. */
 #if QUANT__PART == 1
 
 enum { QUANT__W4_F32 = 0, QUANT__W4_F16 = 1, QUANT__W4_BF16 = 2 };
