@@ -254,6 +254,21 @@ QUANT_API quant_status quant_dynamic_dequantize(const quant_tensor *src, const q
                                                 const quant_tensor *zps, quant_tensor *dst,
                                                 const quant_attrs *attrs);
 
+/* Scales and zero points from the data (dynamic quantization). */
+typedef enum quant_scheme {
+    QUANT_ASYMMETRIC = 0, QUANT_SYMMETRIC = 1,
+    QUANT_ASYMMETRIC_NUDGED = 2   /* XNNPACK qd8 / TFLite: zero point nudged from the end with less error */
+} quant_scheme;
+/* One scale (f32) and zero point (s32, s8 or u8; NULL for symmetric) per
+   grid entry of attrs' qtype (NULL: per tensor), in tensors shaped as the
+   dynamic ops take them, for quantizing src to qdt. */
+QUANT_API quant_status quant_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,
+                                            const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps);
+/* The same, and src quantized with them into dst (of dtype qdt), with
+   attrs' rounding (nudged: XNNPACK's multiplier, see the doc block). */
+QUANT_API quant_status quant_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
+                                                 const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps);
+
 /* Row kernels: dense, per tensor, exact rounding, f8 saturate, no
    validation. With an invalid scale they still write exactly n outputs. */
 QUANT_API void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp);
@@ -798,6 +813,12 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_f8_dec QUANT__SFX(quant__v_f8_dec)
 #define quant__v_f8_enc QUANT__SFX(quant__v_f8_enc)
 #define quant__v_f8_to_f32_body QUANT__SFX(quant__v_f8_to_f32_body)
+#define quant__v_lo QUANT__SFX(quant__v_lo)
+#define quant__v_hi QUANT__SFX(quant__v_hi)
+#define quant__v_minmax_body QUANT__SFX(quant__v_minmax_body)
+#define quant__v_minmax_cols_body QUANT__SFX(quant__v_minmax_cols_body)
+#define quant__simd_minmax QUANT__SFX(quant__simd_minmax)
+#define quant__simd_minmax_cols QUANT__SFX(quant__simd_minmax_cols)
 #define quant__v_i32_to_f32_body QUANT__SFX(quant__v_i32_to_f32_body)
 #define quant__v_i8_to_f32_body QUANT__SFX(quant__v_i8_to_f32_body)
 #define quant__v_q_int QUANT__SFX(quant__v_q_int)
@@ -2369,7 +2390,8 @@ QUANT__PRIVATE void quant__simd_half_to_i8(const uint16_t *src, uint8_t *dst, si
                                            unsigned f, int bf)
 {
     /* each rounding and type a loop of its own, with constants in it */
-#define QUANT__CASE(k) case k: quant__v_half_to_i8(src, dst, n, scale, zp, k, bf); break;
+    const unsigned given = f & QUANT__F_RECIP_GIVEN;
+#define QUANT__CASE(k) case k: quant__v_half_to_i8(src, dst, n, scale, zp, (k) | given, bf); break;
     switch (f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) {
     QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_RECIP) QUANT__CASE(QUANT__F_RECIP | QUANT__F_U8)
     QUANT__CASE(QUANT__F_ZP_BEFORE) QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_U8)
@@ -2699,6 +2721,138 @@ QUANT__PRIVATE void quant__simd_w4_x86(const uint8_t *src, void *dst, size_t n, 
 
 #endif
 
+/* ---- >>unit minmax: the range of the data, NaN skipped ------------------ */
+/* For choosing scales from the data: the least and greatest element of a
+   run (minmax), or column by column of runs laid over one another
+   (minmax_cols). lo and hi come in holding the range so far and leave
+   holding it widened. A NaN is neither less nor greater than anything, so
+   it changes neither; which zero comes out of -0 against +0 depends on the
+   order, so the op layer takes a zero bound as +0. half: the elements are
+   f32 (0), bf16 (1) or f16 (2). */
+#if QUANT__PART == 1
+
+QUANT__INLINE float quant__elem(const void *src, size_t i, int half)
+{
+    if (half == 1) return quant__bf16_to_f32(((const uint16_t *)src)[i]);
+    if (half == 2) return quant__f16_to_f32(((const uint16_t *)src)[i]);
+    return ((const float *)src)[i];
+}
+
+QUANT__PRIVATE void quant__scalar_minmax(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    float a = *lo, b = *hi;
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const float x = quant__elem(src, i, half);
+        if (x < a) a = x;
+        if (x > b) b = x;
+    }
+    *lo = a;
+    *hi = b;
+}
+
+QUANT__PRIVATE void quant__scalar_minmax_cols(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const float x = quant__elem(src, i, half);
+        if (x < lo[i]) lo[i] = x;
+        if (x > hi[i]) hi[i] = x;
+    }
+}
+
+#elif QUANT__PART == 2
+
+#if QUANT__PASS == QUANT_SIMD_NEON
+/* vminq_f32 and vmaxq_f32 would pass a NaN on: compare and select */
+QUANT__INLINE quant__vf quant__v_lo(quant__vf x, quant__vf m) { return vbslq_f32(vcltq_f32(x, m), x, m); }
+QUANT__INLINE quant__vf quant__v_hi(quant__vf x, quant__vf m) { return vbslq_f32(vcgtq_f32(x, m), x, m); }
+#else
+/* minps(x, m) is x < m ? x : m, and maxps likewise: a NaN x leaves m */
+QUANT__INLINE quant__vf quant__v_lo(quant__vf x, quant__vf m) { return quant__min(x, m); }
+QUANT__INLINE quant__vf quant__v_hi(quant__vf x, quant__vf m) { return quant__max(x, m); }
+#endif
+
+QUANT__INLINE void quant__v_minmax_body(const void *src, size_t n, const int half, float *lo, float *hi)
+{
+    const float *p = (const float *)src;
+    const uint16_t *h = (const uint16_t *)src;
+    quant__vf a0 = quant__setf(*lo), a1 = a0, a2 = a0, a3 = a0;
+    quant__vf b0 = quant__setf(*hi), b1 = b0, b2 = b0, b3 = b0;
+    float ta[QUANT__W], tb[QUANT__W];
+    size_t i = 0, k;
+    /* four chains, so that the latency of one min or max does not bound the loop */
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+        const quant__vf x0 = quant__v_load(p, h, i, half), x1 = quant__v_load(p, h, i + QUANT__W, half);
+        const quant__vf x2 = quant__v_load(p, h, i + 2 * QUANT__W, half), x3 = quant__v_load(p, h, i + 3 * QUANT__W, half);
+        a0 = quant__v_lo(x0, a0); b0 = quant__v_hi(x0, b0);
+        a1 = quant__v_lo(x1, a1); b1 = quant__v_hi(x1, b1);
+        a2 = quant__v_lo(x2, a2); b2 = quant__v_hi(x2, b2);
+        a3 = quant__v_lo(x3, a3); b3 = quant__v_hi(x3, b3);
+    }
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vf x = quant__v_load(p, h, i, half);
+        a0 = quant__v_lo(x, a0);
+        b0 = quant__v_hi(x, b0);
+    }
+    quant__stf(ta, quant__v_lo(quant__v_lo(a1, a0), quant__v_lo(a3, a2)));
+    quant__stf(tb, quant__v_hi(quant__v_hi(b1, b0), quant__v_hi(b3, b2)));
+    for (k = 0; k < QUANT__W; ++k) {
+        if (ta[k] < *lo) *lo = ta[k];
+        if (tb[k] > *hi) *hi = tb[k];
+    }
+    quant__scalar_minmax(half ? (const void *)(h + i) : (const void *)(p + i), n - i, half, lo, hi);
+}
+
+QUANT__INLINE void quant__v_minmax_cols_body(const void *src, size_t n, const int half, float *lo, float *hi)
+{
+    const float *p = (const float *)src;
+    const uint16_t *h = (const uint16_t *)src;
+    size_t i = 0;
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        const quant__vf x = quant__v_load(p, h, i, half);
+        quant__stf(lo + i, quant__v_lo(x, quant__ldf(lo + i)));
+        quant__stf(hi + i, quant__v_hi(x, quant__ldf(hi + i)));
+    }
+    quant__scalar_minmax_cols(half ? (const void *)(h + i) : (const void *)(p + i), n - i, half, lo + i, hi + i);
+}
+
+QUANT__PRIVATE void quant__simd_minmax(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    if (half == 1) quant__v_minmax_body(src, n, 1, lo, hi);
+    else if (half == 2) quant__v_minmax_body(src, n, 2, lo, hi);
+    else quant__v_minmax_body(src, n, 0, lo, hi);
+}
+
+QUANT__PRIVATE void quant__simd_minmax_cols(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    if (half == 1) quant__v_minmax_cols_body(src, n, 1, lo, hi);
+    else if (half == 2) quant__v_minmax_cols_body(src, n, 2, lo, hi);
+    else quant__v_minmax_cols_body(src, n, 0, lo, hi);
+}
+
+#elif QUANT__PART == 3
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_minmax_x86(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    QUANT__PICK(quant__simd_minmax, (src, n, half, lo, hi));
+}
+QUANT__PRIVATE void quant__simd_minmax_cols_x86(const void *src, size_t n, int half, float *lo, float *hi)
+{
+    QUANT__PICK(quant__simd_minmax_cols, (src, n, half, lo, hi));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__minmax QUANT__BK(quant__simd_minmax)
+#  define quant__minmax_cols QUANT__BK(quant__simd_minmax_cols)
+#else
+#  define quant__minmax quant__scalar_minmax
+#  define quant__minmax_cols quant__scalar_minmax_cols
+#endif
+
+#endif
+
 /* ---- >>unit run: one operation over a validated plan -------------------- */
 /* Compiled with the kernels it calls: once per backend (part 2), so that
    dispatch happens once per operation, or once in a scalar build (part 1). */
@@ -3010,6 +3164,12 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef QUANT__W4_LUT
 #undef QUANT__W4_LUT_F32
 #undef quant__simd_w4
+#undef quant__v_lo
+#undef quant__v_hi
+#undef quant__v_minmax_body
+#undef quant__v_minmax_cols_body
+#undef quant__simd_minmax
+#undef quant__simd_minmax_cols
 #undef quant__run_rows
 #undef quant__v_i8_to_f32_x4
 #undef quant__v_f32_to_i8_zvec
@@ -3155,25 +3315,27 @@ QUANT__PRIVATE uint64_t quant__grid_dim(const quant_tensor *src, const quant_att
 /* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
    layout. */
 QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
-                                                 const quant_attrs *a, int quantize,
+                                                 const quant_attrs *a, int quantize, unsigned qdt,
                                                  quant__plan *p, size_t *count, uint64_t *channels)
 {
-    const quant_tensor *q = quantize ? dst : src, *f = quantize ? src : dst;
+    /* qdt is the quantized side's dtype: dst's or src's, or for choosing
+       scales (where dst is src) the type they are chosen for */
+    const quant_tensor *f = quantize ? src : dst;
     size_t n;
     quant_status st;
     int i, axis = 0;
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (q->dtype != QUANT_S8 && q->dtype != QUANT_U8 && !quant__is_f8(q->dtype) && !quant__is_4bit(q->dtype) &&
-        !(q->dtype == QUANT_S32 && !quantize))
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_4bit(qdt) &&
+        !(qdt == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
-    if (quant__is_f8(q->dtype)) return QUANT_ERR_DTYPE;
+    if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
 #endif
     /* src is counted with the larger element size, dst only compared with
        it: equal dims make an equal count */
-    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(q->dtype)
-                                               ? quant__dtype_size(f->dtype) : quant__dtype_size(q->dtype)),
+    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
+                                               ? quant__dtype_size(f->dtype) : quant__dtype_size(qdt)),
                            &n)) != QUANT_OK)
         return st;
     if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
@@ -3184,7 +3346,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
 
     p->quantize = (unsigned char)quantize;
-    p->qdtype = (unsigned char)q->dtype;
+    p->qdtype = (unsigned char)qdt;
     p->src = src->data;
     p->dst = dst->data;
     p->outer = 1;
@@ -3221,7 +3383,7 @@ QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const 
     p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
     p->dims = src->dims;
     p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__is_4bit(q->dtype) || a->qtype == QUANT_PER_GROUP;
+    p->general = f->dtype != QUANT_F32 || quant__is_4bit(qdt) || a->qtype == QUANT_PER_GROUP;
     *count = n;
     return QUANT_OK;
 }
@@ -3391,7 +3553,8 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
     if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
     if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, a, quantize, plan, &n, &channels)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, (unsigned)(quantize ? dst : src)->dtype, plan, &n, &channels)) != QUANT_OK)
+        return st;
 
     if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
     if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
@@ -3402,6 +3565,15 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
 }
 
 /* ---- the general path ------------------------------------------------- */
+
+/* Element i of a packed 4-bit tensor set to v's low nibble, the other
+   nibble of its byte kept: elements may come in any order. An odd
+   count's last high nibble is cleared once the op is done. */
+QUANT__INLINE void quant__nib_put(uint8_t *d, size_t i, unsigned v)
+{
+    const unsigned sh = (unsigned)(i & 1u) * 4u;
+    d[i >> 1] = (uint8_t)(((unsigned)d[i >> 1] & (0xF0u >> sh)) | (v & 15u) << sh);
+}
 
 /* the group size along dim d: the grid's cell (at most the dim) */
 QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
@@ -3433,17 +3605,13 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
 #endif
             quant__f32_to_i8(x, q, len, sc, step, zp, step, 0, f);
         if (quant__is_4bit(p->qdtype)) {
-            /* saturating to 8 bits, then to 4, is saturating to 4; an even
-               element writes its whole byte, so an odd count's last high
-               nibble is 0 */
+            /* saturating to 8 bits, then to 4, is saturating to 4 */
             uint8_t *d = (uint8_t *)p->dst;
             const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
             for (k = 0; k < len; ++k) {
-                const size_t i = e + k;
                 int v = p->qdtype == QUANT_U4 ? (int)qbuf[k] : (int)(int8_t)qbuf[k];
                 v = v < lo ? lo : v > hi ? hi : v;
-                if (i & 1u) d[i >> 1] = (uint8_t)(d[i >> 1] | (unsigned)(v & 15) << 4);
-                else d[i >> 1] = (uint8_t)(v & 15);
+                quant__nib_put(d, e + k, (unsigned)v);
             }
         }
     } else {
@@ -3499,8 +3667,7 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
             const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
             int v = p->qdtype == QUANT_U4 ? (int)q : (int)(int8_t)q;
             v = v < lo ? lo : v > hi ? hi : v;
-            if (e & 1u) d[e >> 1] = (uint8_t)(d[e >> 1] | (unsigned)(v & 15) << 4);
-            else d[e >> 1] = (uint8_t)(v & 15);
+            quant__nib_put(d, e, (unsigned)v);
         }
     } else {
         float y, *yp = QUANT__F32_SIDE(p) ? (float *)p->dst + e : &y;
@@ -3611,6 +3778,14 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
     }
 }
 
+/* a packed 4-bit result of odd count: its last high nibble is 0 */
+QUANT__INLINE void quant__nib_end(const quant__plan *p)
+{
+    const size_t n = p->outer * p->channels * p->inner;
+    uint8_t *d = (uint8_t *)p->dst;
+    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
+}
+
 /* Validation runs in its own frame, gone before the kernels run: the
    deepest call chain stays within a firmware stack budget. */
 QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
@@ -3626,8 +3801,281 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     if (p.general || (!QUANT__SIMD_ANY && (p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN))
         quant__run_general(&p);
     else quant__exec(&p);
+    quant__nib_end(&p);
     return QUANT_OK;
 }
+
+#ifndef QUANT_NO_CHOOSE
+/* ---- choosing scales and zero points from the data --------------------- */
+
+/* The plan's grid with the dims after the last one that is split into
+   several cells merged into it: per tensor is one dim of n elements in
+   one cell; per row of [M, K], one dim of M * K in cells of K. */
+typedef struct quant__grid {
+    int    r;
+    size_t dim[QUANT_MAX_RANK], cell[QUANT_MAX_RANK];
+    size_t cells, cell_elems; /* the grid's entries; the elements of a whole cell */
+} quant__grid;
+
+QUANT__PRIVATE void quant__grid_of(const quant__plan *p, quant__grid *g)
+{
+    int d, t = (int)p->rank - 1;
+    size_t inner = 1;
+    while (t >= 0 && quant__cell(p, t) == (size_t)p->dims[t]) inner *= (size_t)p->dims[t--];
+    g->r = t < 0 ? 1 : t + 1;
+    g->dim[0] = g->cell[0] = inner;
+    for (d = 0; d <= t; ++d) {
+        g->dim[d] = (size_t)p->dims[d] * (d == t ? inner : 1u);
+        g->cell[d] = quant__cell(p, d) * (d == t ? inner : 1u);
+    }
+    g->cells = g->cell_elems = 1;
+    for (d = 0; d < g->r; ++d) {
+        g->cells *= g->dim[d] / g->cell[d] + (g->dim[d] % g->cell[d] != 0);
+        g->cell_elems *= g->cell[d];
+    }
+}
+
+/* Elements e .. e+len-1 quantized with sc/zp: one pair (step 0) or one
+   per element (step 1). */
+QUANT__PRIVATE void quant__fuse_q(const quant__plan *p, size_t e, size_t len, const float *sc, const int32_t *zp,
+                                  size_t step)
+{
+    size_t j;
+#if QUANT__SIMD_ANY
+    float fbuf[QUANT__STAGE];
+    uint8_t qbuf[QUANT__STAGE];
+    if (!step && !quant__is_4bit(p->qdtype)) {
+        uint8_t *q = (uint8_t *)p->dst + e;
+        if (QUANT__F32_SIDE(p)) {
+#ifndef QUANT_NO_F8
+            if (quant__is_f8(p->qdtype)) { quant__f32_to_f8((const float *)p->src + e, q, len, sc, 0, 0, p->flags); return; }
+#endif
+            quant__f32_to_i8((const float *)p->src + e, q, len, sc, 0, zp, 0, 0, p->flags);
+            return;
+        }
+        if (!quant__is_f8(p->qdtype)) {
+            quant__half_to_i8((const uint16_t *)p->src + e, q, len, sc[0], zp[0], p->flags, p->fdtype == QUANT_BF16);
+            return;
+        }
+    }
+    for (j = 0; j < len; j += QUANT__STAGE)
+        quant__stage(p, e + j, len - j < QUANT__STAGE ? len - j : QUANT__STAGE, sc + j * step, zp + j * step, step,
+                     fbuf, qbuf);
+#else
+    for (j = 0; j < len; ++j) quant__one(p, e + j, sc[j * step], zp[j * step]);
+#endif
+}
+
+/* Grid entries c0 .. c1-1 (row-major), a run of contiguous elements at a
+   time: with lo (and hi) their ranges are widened, else they are
+   quantized with sc/zp. Index c - c0 of each array is entry c's. */
+QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size_t c0, size_t c1, float *lo,
+                                float *hi, const float *sc, const int32_t *zp)
+{
+    const int L = g->r - 1, half = QUANT__F32_SIDE(p) ? 0 : p->fdtype == QUANT_BF16 ? 1 : 2;
+    const size_t cl = g->cell[L], dl = g->dim[L], gl = dl / cl + (dl % cl != 0), es = half ? 2u : 4u;
+    size_t c = c0, first[QUANT_MAX_RANK], last[QUANT_MAX_RANK], at[QUANT_MAX_RANK];
+    while (c < c1) {
+        /* entry c's place on the grid; the entries after it on its grid row */
+        size_t rem = c / gl, j0 = c % gl, j1, k;
+        int d;
+        j1 = c1 - c < gl - j0 ? j0 + (c1 - c) : gl;
+        for (d = L - 1; d >= 0; --d) {
+            const size_t gd = g->dim[d] / g->cell[d] + (g->dim[d] % g->cell[d] != 0);
+            first[d] = at[d] = rem % gd * g->cell[d];
+            last[d] = first[d] + g->cell[d] < g->dim[d] ? first[d] + g->cell[d] : g->dim[d];
+            rem /= gd;
+        }
+        for (;;) {
+            /* the run of these entries on one line of the last dim */
+            const size_t b = j0 * cl, len = (j1 * cl < dl ? j1 * cl : dl) - b;
+            size_t e = 0;
+            for (d = 0; d < L; ++d) e = e * g->dim[d] + at[d];
+            e = e * dl + b;
+            if (lo && cl == 1) quant__minmax_cols((const char *)p->src + e * es, len, half, lo + (c - c0), hi + (c - c0));
+            else if (cl == 1) quant__fuse_q(p, e, len, sc + (c - c0), zp + (c - c0), 1);
+            else for (k = 0; k < len; k += cl) {
+                const size_t m = len - k < cl ? len - k : cl, i = c - c0 + k / cl;
+                if (lo) quant__minmax((const char *)p->src + (e + k) * es, m, half, lo + i, hi + i);
+                else quant__fuse_q(p, e + k, m, sc + i, zp + i, 0);
+            }
+            for (d = L - 1; d >= 0; --d) {
+                if (++at[d] < last[d]) break;
+                at[d] = first[d];
+            }
+            if (d < 0) break;
+        }
+        c += j1 - j0;
+    }
+}
+
+/* qmin and qmax of t: an f8 type's largest finite value as both bounds */
+QUANT__PRIVATE void quant__qrange(unsigned t, int32_t *qmin, int32_t *qmax)
+{
+    *qmin = t == QUANT_S8 ? -128 : t == QUANT_S4 ? -8 : 0;
+    *qmax = t == QUANT_S8 ? 127 : t == QUANT_U8 ? 255 : t == QUANT_S4 ? 7 : t == QUANT_U4 ? 15
+          : t == QUANT_F8_E4M3 ? 448 : 57344;
+    if (quant__is_f8(t)) *qmin = -*qmax;
+}
+
+/* A grid entry's scale *s, zero point *z and multiplier *m (what the fused
+   op multiplies by under nudged: XNNPACK's, whose reciprocal is *s) from
+   its range; 0 when the range is infinite. Doc block: CHOOSING SCALES. */
+QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned scheme, float *s, int32_t *z, float *m)
+{
+    const float min0 = lo < 0.0f ? lo : 0.0f, max0 = hi > 0.0f ? hi : 0.0f;
+    const float tiny = 1.17549435e-38f, big = 3.40282347e38f; /* 2^-126, the largest float */
+    int32_t qmin, qmax;
+    quant__qrange(t, &qmin, &qmax);
+    *z = 0;
+    if (min0 < -big || max0 > big) return 0;
+    if (scheme == QUANT_SYMMETRIC) {
+        const float a = -min0 > max0 ? -min0 : max0;
+        *s = a == 0.0f ? 1.0f : a / (float)qmax;
+        if (*s < tiny) *s = tiny;
+    } else if (scheme == QUANT_ASYMMETRIC) {
+        const float range = max0 - min0;
+        if (range > big) return 0;
+        if (range == 0.0f) { *s = 1.0f; *m = 1.0f; return 1; }
+        *s = range / (float)(qmax - qmin);
+        if (*s < tiny) *s = tiny;
+        *z = qmin + quant__rne_i32(-min0 / *s);
+        *z = *z < qmin ? qmin : *z > qmax ? qmax : *z;
+    } else {
+        /* XNNPACK's for s8 (s4: its -8 .. 7), the unsigned types its
+           zero point moved by 128 (8) */
+        const int wide = t == QUANT_S8 || t == QUANT_U8;
+        const float qlo = wide ? -128.0f : -8.0f, qhi = wide ? 127.0f : 7.0f;
+        float mult = 1.0f, dmin, dmax, zf;
+        if (min0 != max0) {
+            const float range = max0 - min0;
+            if (range > big) return 0;
+            mult = (qhi - qlo) / range;
+        }
+        *s = 1.0f / mult;
+        if (!(*s >= tiny)) { *s = tiny; mult = 8.50705917e37f; } /* 2^126 */
+        dmin = min0 * mult;
+        QUANT__FENCE(dmin);
+        dmax = max0 * mult;
+        QUANT__FENCE(dmax);
+        zf = (qlo + dmin) + (qhi + dmax) > 0.0f ? qlo - dmin : qhi - dmax;
+        zf = zf < qlo ? qlo : zf > qhi ? qhi : zf;
+        *z = quant__rne_i32(zf) + (t == QUANT_U8 ? 128 : t == QUANT_U4 ? 8 : 0);
+        *m = mult;
+        return 1;
+    }
+    *m = 1.0f / *s;
+    return 1;
+}
+
+/* The arguments of quant_choose_qparams; fills the plan's layout. */
+QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tensor *src, const quant_tensor *dst,
+                                                unsigned qdt, unsigned scheme, const quant_attrs *a,
+                                                const quant_tensor *scales, const quant_tensor *zps, size_t *n)
+{
+    uint64_t channels;
+    size_t ns, nz = 0;
+    quant_status st;
+    if (src == NULL || scales == NULL || (zps == NULL && scheme != QUANT_SYMMETRIC)) return QUANT_ERR_NULL;
+    if (scheme > QUANT_ASYMMETRIC_NUDGED) return QUANT_ERR_ATTR;
+    if ((st = quant__check_attrs(a, 0)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, src, a, 1, qdt, p, n, &channels)) != QUANT_OK) return st;
+    if (scheme != QUANT_SYMMETRIC && quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
+    if (scales->dtype != QUANT_F32 || !quant__grid_shape_ok(scales, src, a) || quant__count(scales, 4, &ns) != QUANT_OK ||
+        (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
+        return QUANT_ERR_SCALES;
+    if (ns > 0 && scales->data == NULL) return QUANT_ERR_NULL;
+    if (!quant__aligned(scales)) return QUANT_ERR_ALIGN;
+    if (zps) {
+        /* the type must hold every zero point the scheme can give */
+        const int fits = scheme == QUANT_SYMMETRIC || zps->dtype == QUANT_S32 ||
+                         (zps->dtype == QUANT_S8 && qdt != QUANT_U8) || (zps->dtype == QUANT_U8 && (qdt == QUANT_U8 || qdt == QUANT_U4));
+        if ((zps->dtype != QUANT_S8 && zps->dtype != QUANT_U8 && zps->dtype != QUANT_S32) || !fits ||
+            !quant__grid_shape_ok(zps, src, a) || quant__count(zps, 4, &nz) != QUANT_OK || nz != ns)
+            return QUANT_ERR_ZPS;
+        if (nz > 0 && zps->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(zps)) return QUANT_ERR_ALIGN;
+    }
+    /* the outputs are written while src is read, and one after the other */
+    if (quant__overlap(scales->data, 4u * ns, src->data, quant__bytes(src->dtype, *n)) ||
+        (zps && (quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), src->data, quant__bytes(src->dtype, *n)) ||
+                 quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), scales->data, 4u * ns))))
+        return QUANT_ERR_OVERLAP;
+    if (dst) {
+        /* the fused op: dst as quantize takes it, apart from all three */
+        const void *dd = dst->data;
+        size_t db;
+        if ((st = quant__check_tensors(src, dst, a, 1, qdt, p, n, &channels)) != QUANT_OK) return st;
+        db = quant__bytes(qdt, *n);
+        if (quant__overlap(dd, db, src->data, quant__bytes(src->dtype, *n)) || quant__overlap(dd, db, scales->data, 4u * ns) ||
+            (zps && quant__overlap(dd, db, zps->data, nz * quant__dtype_size(zps->dtype))))
+            return QUANT_ERR_OVERLAP;
+    }
+    return QUANT_OK;
+}
+
+/* entries handled at a time: their ranges are kept on the stack */
+#if QUANT__SIMD_ANY
+#  define QUANT__CELLS 256
+#else
+#  define QUANT__CELLS 4
+#endif
+/* the fused op's source elements a batch of entries may span (cache-resident
+   between the range and the quantization) */
+#define QUANT__FUSE_ELEMS 16384u
+
+/* Ranges, then scales and zero points, a batch of grid entries at a time;
+   with fuse, each batch quantized right after, under p->flags. */
+QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned scheme, size_t n, float *sout,
+                                               const quant_tensor *zps, int fuse)
+{
+    float lo[QUANT__CELLS], hi[QUANT__CELLS];
+    int32_t zp[QUANT__CELLS];
+    const float inf = quant__float(0x7F800000u), huge = 1.70141183e38f; /* 2^127 */
+    quant__grid g;
+    size_t per, c0, k;
+    int pass = 1;
+    quant__grid_of(p, &g);
+    per = QUANT__CELLS;
+    if (fuse && g.cell[g.r - 1] != 1) /* entries of whole runs: as many as stay in cache */
+        per = g.cell_elems >= QUANT__FUSE_ELEMS ? 1 : QUANT__FUSE_ELEMS / g.cell_elems < per ? QUANT__FUSE_ELEMS / g.cell_elems : per;
+    if (g.cells > per) {
+        /* nothing is written before every range is known to be finite:
+           one read of src says so unless it holds a magnitude of 2^127
+           or more (only then can a range be infinite); then every batch is
+           checked first, in a pass of its own */
+        float a = inf, b = -inf;
+        quant__minmax(p->src, n, QUANT__F32_SIDE(p) ? 0 : p->fdtype == QUANT_BF16 ? 1 : 2, &a, &b);
+        if (!(a > -huge && b < huge)) pass = 0;
+    }
+    for (; pass < 2; ++pass)
+        for (c0 = 0; c0 < g.cells; c0 += per) {
+            const size_t nc = g.cells - c0 < per ? g.cells - c0 : per;
+            for (k = 0; k < nc; ++k) {
+                lo[k] = inf;
+                hi[k] = -inf;
+            }
+            quant__walk(p, &g, c0, c0 + nc, lo, hi, NULL, NULL);
+            for (k = 0; k < nc; ++k) {
+                float s, m;
+                if (!quant__qparams(lo[k], hi[k], p->qdtype, scheme, &s, &zp[k], &m)) return QUANT_ERR_SCALE_VALUE;
+                lo[k] = s;
+                hi[k] = m;
+            }
+            if (pass == 0) continue;
+            for (k = 0; k < nc; ++k) {
+                sout[c0 + k] = lo[k];
+                if (zps == NULL) continue;
+                if (zps->dtype == QUANT_S32) ((int32_t *)zps->data)[c0 + k] = zp[k];
+                else if (zps->dtype == QUANT_S8) ((int8_t *)zps->data)[c0 + k] = (int8_t)zp[k];
+                else ((uint8_t *)zps->data)[c0 + k] = (uint8_t)zp[k];
+            }
+            if (fuse) quant__walk(p, &g, c0, c0 + nc, NULL, NULL, scheme == QUANT_ASYMMETRIC_NUDGED ? hi : lo, zp);
+        }
+    if (fuse) quant__nib_end(p);
+    return QUANT_OK;
+}
+#endif /* QUANT_NO_CHOOSE */
 
 /* ======================================================================== */
 /*  >>api  Public functions                                                 */
@@ -3682,6 +4130,38 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 {
     return quant__op(src, dst, attrs, 0, 1, scales, zps);
 }
+
+#ifndef QUANT_NO_CHOOSE
+QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,
+                                             const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
+{
+    quant_attrs a = quant_attrs_default();
+    quant__plan p;
+    size_t n;
+    const quant_status st = quant__check_choose(&p, src, NULL, (unsigned)qdt, (unsigned)scheme, attrs ? attrs : &a, scales, zps, &n);
+    if (st != QUANT_OK) return st;
+    if (n == 0) return QUANT_OK; /* an empty tensor: nothing written */
+    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 0);
+}
+
+QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
+                                                  const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
+{
+    quant_attrs def = quant_attrs_default();
+    const quant_attrs *a = attrs ? attrs : &def;
+    quant__plan p;
+    size_t n;
+    quant_status st;
+    if (dst == NULL) return QUANT_ERR_NULL;
+    st = quant__check_choose(&p, src, dst, (unsigned)dst->dtype, (unsigned)scheme, a, scales, zps, &n);
+    if (st != QUANT_OK) return st;
+    p.flags = (unsigned short)(scheme == QUANT_ASYMMETRIC_NUDGED
+                  ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 ? QUANT__F_U8 : 0u)
+                  : quant__flags(a, (unsigned)dst->dtype));
+    if (n == 0) return QUANT_OK;
+    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 1);
+}
+#endif
 
 QUANT__DEF void quant_f32_to_s8(const float *src, int8_t *dst, size_t n, float scale, int32_t zp)
 {

@@ -204,4 +204,59 @@ O_UNUSED static float o_bf16_value(uint16_t h) { return (float)o_h_value(h, 7, 8
 O_UNUSED static uint16_t o_f16_code(float x) { return o_h_code(x, 10, 5); }
 O_UNUSED static uint16_t o_bf16_code(float x) { return o_h_code(x, 7, 8); }
 
+
+/* SPEC section 6, scales and zero points from data: one grid entry's from
+   the least and greatest of its elements (NaN left out; mn > mx when it
+   has none). scheme 0 asymmetric, 1 symmetric, 2 nudged; qlo/qhi the
+   type's range (f8: -max, max); uns: u8/u4 (nudged moves the signed
+   type's zero point). *mult is what the fused op multiplies by under
+   nudged. Returns 0 when the range is infinite. */
+O_UNUSED static int o_qparams(float mn, float mx, int scheme, int64_t qlo, int64_t qhi, int uns, float *s, int64_t *z,
+                              float *mult)
+{
+    const float tiny = (float)ldexp(1.0, -126);
+    const float min0 = mn < 0 ? mn : 0.0f, max0 = mx > 0 ? mx : 0.0f;
+    *z = 0;
+    *mult = 1.0f;
+    if (isinf(min0) || isinf(max0)) return 0;
+    if (scheme == 1) {
+        const float a = -min0 > max0 ? -min0 : max0;
+        *s = a == 0 ? 1.0f : o_div(a, (float)qhi);
+        if (*s < tiny) *s = tiny;
+        return 1;
+    }
+    if (scheme == 0) {
+        const float range = o_add(max0, -min0);
+        double q;
+        if (isinf(range)) return 0;
+        if (range == 0) { *s = 1.0f; return 1; }
+        *s = o_div(range, (float)(qhi - qlo));
+        if (*s < tiny) *s = tiny;
+        q = (double)qlo + nearbyint((double)o_div(-min0, *s));
+        *z = o_clamp(q, qlo, qhi);
+        return 1;
+    } else {
+        /* xnn_qd8_asymmetric_quantization_params, XNNPACK
+           src/xnnpack/quantization.h, with the signed type's range */
+        const float slo = uns ? (float)(qlo - (qhi + 1) / 2) : (float)qlo;
+        const float shi = uns ? (float)(qhi - (qhi + 1) / 2) : (float)qhi;
+        float m = 1.0f, dmin, dmax, zf;
+        if (min0 != max0) {
+            const float range = o_add(max0, -min0);
+            if (isinf(range)) return 0;
+            m = o_div(shi - slo, range);
+        }
+        *s = o_recip(m);
+        if (!(*s >= tiny)) { *s = tiny; m = (float)ldexp(1.0, 126); }
+        dmin = o_mul(min0, m);
+        dmax = o_mul(max0, m);
+        zf = o_add(o_add(slo, dmin), o_add(shi, dmax)) > 0 ? o_add(slo, -dmin) : o_add(shi, -dmax);
+        if (zf < slo) zf = slo;
+        if (zf > shi) zf = shi;
+        *z = (int64_t)nearbyint((double)zf) + (uns ? (qhi + 1) / 2 : 0);
+        *mult = m;
+        return 1;
+    }
+}
+
 #endif
