@@ -66,6 +66,8 @@
    QUANT_SHORT_STATUS  quant_status_str gives the status's name, not a
                      sentence (for firmware).
    QUANT_NO_PARSE    leaves quant_attrs_set and quant_dtype_from_name out.
+   QUANT_NO_CHOOSE   leaves quant_choose_qparams and
+                     quant_choose_and_quantize out.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -81,6 +83,51 @@
      f8_overflow  saturate | inf_nan
    An unknown name is QUANT_ERR_ATTR, a value that does not parse
    QUANT_ERR_PARSE; on either the attributes are unchanged.
+
+   CHOOSING SCALES FROM THE DATA: quant_choose_qparams
+
+   One scale and zero point per grid entry of attrs' qtype (per tensor,
+   per channel, per group; attrs NULL: per tensor), from the entry's
+   elements with NaN left out: lo and hi their least and greatest, min0 =
+   min(0, lo), max0 = max(0, hi) (a zero bound is +0). qmin/qmax: s8
+   -128/127, u8 0/255, s4 -8/7, u4 0/15, f8 -448/448 (e4m3), -57344/57344.
+
+     asymmetric  s = fl(fl(max0 - min0) / (qmax - qmin)),
+                 z = sat(qmin + rne(fl(-min0 / s)));
+                 u8 per tensor is ONNX DynamicQuantizeLinear's reference
+     symmetric   s = fl(max(-min0, max0) / qmax), z = 0
+     nudged      XNNPACK's xnn_qd8_asymmetric_quantization_params, with
+                 the signed type's range (s8; s4 as -8/7): m = fl(255 /
+                 fl(max0 - min0)) (1 when max0 == min0), s = fl(1/m),
+                 dmin = fl(min0 * m), dmax = fl(max0 * m), z = rne(clamp(
+                 fl(qmin - dmin) if fl(fl(qmin + dmin) + fl(qmax + dmax))
+                 > 0, else fl(qmax - dmax))); u8 (u4) adds 128 (8), as
+                 XNNPACK's qdu8. An all-zero range gives s = 1 and z =
+                 qmax (u8: 255), XNNPACK's bits.
+
+   Asymmetric and symmetric give s = 1, z = 0 for an all-zero (or all-NaN)
+   entry; any computed s below 2^-126 becomes 2^-126 (nudged: then m =
+   2^126), so every scale written passes validation. An entry whose
+   max0 - min0 (asymmetric, nudged) or max(-min0, max0) is infinite (an
+   infinite element, or a range past the largest float) is
+   QUANT_ERR_SCALE_VALUE with nothing written. f8 takes only symmetric
+   (else QUANT_ERR_DTYPE). scales: an f32 tensor shaped as the dynamic ops
+   take it (else QUANT_ERR_SCALES); zps: s32, s8 or u8 of the same shape,
+   of a type that holds [qmin, qmax] (else QUANT_ERR_ZPS), or NULL for
+   symmetric (else QUANT_ERR_NULL). Outputs overlapping src or each other
+   are QUANT_ERR_OVERLAP.
+
+   quant_choose_and_quantize also writes dst (dtype qdt) with attrs'
+   rounding and f8_overflow, as quant_dynamic_quantize would with those
+   scales; nudged instead multiplies by m, as XNNPACK's convert does:
+   q = sat(rne(fl(x * m)) + z) (fl(1/s) differs from m for about one m in
+   six). It walks the grid in batches of entries whose elements stay in
+   cache, each quantized right after its range is known. Reads: a grid of
+   at most 256 entries (4 in a scalar build) is read once by
+   quant_choose_qparams; the fused op reads each element twice, the
+   second time from cache except per tensor. With more entries, one more
+   read of src first makes sure no range is infinite, because nothing may
+   be written before that is known.
 
    FINDING YOUR WAY: grep for these tags
 
@@ -3314,7 +3361,8 @@ QUANT__PRIVATE uint64_t quant__grid_dim(const quant_tensor *src, const quant_att
 
 /* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
    layout. */
-QUANT__PRIVATE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
+/* inlined into each caller: a frame of its own would deepen the ops' stack */
+QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
                                                  const quant_attrs *a, int quantize, unsigned qdt,
                                                  quant__plan *p, size_t *count, uint64_t *channels)
 {
@@ -3538,14 +3586,16 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
     return QUANT_OK;
 }
 
+/* what a NULL attrs stands for */
+static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 } };
+
 /* Shared by all four operations: static and dynamic ops differ only in
    where scales and zero points come from (attrs lists, or tensors). */
 QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
                                             const quant_attrs *attrs, int quantize, int dynamic,
                                             const quant_tensor *scales_t, const quant_tensor *zps_t)
 {
-    static const quant_attrs defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 } };
-    const quant_attrs *a = attrs ? attrs : &defaults;
+    const quant_attrs *a = attrs ? attrs : &quant__defaults;
     size_t n;
     uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
     quant_status st;
@@ -3808,30 +3858,37 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
 #ifndef QUANT_NO_CHOOSE
 /* ---- choosing scales and zero points from the data --------------------- */
 
-/* The plan's grid with the dims after the last one that is split into
-   several cells merged into it: per tensor is one dim of n elements in
-   one cell; per row of [M, K], one dim of M * K in cells of K. */
+/* The plan's grid with the dims after the last one split into several
+   cells merged into it (inner elements each): per tensor is one dim of n
+   elements in one cell; per row of [M, K], one dim of M * K in cells of
+   K. No arrays: a firmware stack budget holds. */
 typedef struct quant__grid {
-    int    r;
-    size_t dim[QUANT_MAX_RANK], cell[QUANT_MAX_RANK];
+    int    r;                 /* merged rank, >= 1 */
+    size_t inner;             /* the elements a step of dim r-1 takes */
     size_t cells, cell_elems; /* the grid's entries; the elements of a whole cell */
 } quant__grid;
+
+/* merged dim d's size (what 0), its cells' size (1) or its cell count (2) */
+QUANT__NOINLINE size_t quant__gsize(const quant__plan *p, const quant__grid *g, int d, int what)
+{
+    const size_t k = d == g->r - 1 ? g->inner : 1u;
+    const size_t n = p->rank == 0 ? 1u : (size_t)p->dims[d] * k, c = p->rank == 0 ? 1u : quant__cell(p, d) * k;
+    return what == 0 ? n : what == 1 ? c : n / c + (n % c != 0);
+}
+#define quant__gdim(p, g, d) quant__gsize(p, g, d, 0)
+#define quant__gcell(p, g, d) quant__gsize(p, g, d, 1)
+#define quant__gcount(p, g, d) quant__gsize(p, g, d, 2)
 
 QUANT__PRIVATE void quant__grid_of(const quant__plan *p, quant__grid *g)
 {
     int d, t = (int)p->rank - 1;
-    size_t inner = 1;
-    while (t >= 0 && quant__cell(p, t) == (size_t)p->dims[t]) inner *= (size_t)p->dims[t--];
+    g->inner = 1;
+    while (t > 0 && quant__cell(p, t) == (size_t)p->dims[t]) g->inner *= (size_t)p->dims[t--];
     g->r = t < 0 ? 1 : t + 1;
-    g->dim[0] = g->cell[0] = inner;
-    for (d = 0; d <= t; ++d) {
-        g->dim[d] = (size_t)p->dims[d] * (d == t ? inner : 1u);
-        g->cell[d] = quant__cell(p, d) * (d == t ? inner : 1u);
-    }
     g->cells = g->cell_elems = 1;
     for (d = 0; d < g->r; ++d) {
-        g->cells *= g->dim[d] / g->cell[d] + (g->dim[d] % g->cell[d] != 0);
-        g->cell_elems *= g->cell[d];
+        g->cells *= quant__gcount(p, g, d);
+        g->cell_elems *= quant__gcell(p, g, d);
     }
 }
 
@@ -3873,37 +3930,39 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
                                 float *hi, const float *sc, const int32_t *zp)
 {
     const int L = g->r - 1, half = QUANT__F32_SIDE(p) ? 0 : p->fdtype == QUANT_BF16 ? 1 : 2;
-    const size_t cl = g->cell[L], dl = g->dim[L], gl = dl / cl + (dl % cl != 0), es = half ? 2u : 4u;
-    size_t c = c0, first[QUANT_MAX_RANK], last[QUANT_MAX_RANK], at[QUANT_MAX_RANK];
+    const size_t cl = quant__gcell(p, g, L), dl = quant__gdim(p, g, L), gl = quant__gcount(p, g, L);
+    const size_t es = half ? 2u : 4u;
+    size_t c = c0;
     while (c < c1) {
-        /* entry c's place on the grid; the entries after it on its grid row */
-        size_t rem = c / gl, j0 = c % gl, j1, k;
+        /* entry c and the entries after it on its grid row; the lines of
+           the last dim its cell spans (rows of the box), t-th at a time */
+        const size_t j0 = c % gl, j1 = c1 - c < gl - j0 ? j0 + (c1 - c) : gl;
+        const size_t b = j0 * cl, len = (j1 * cl < dl ? j1 * cl : dl) - b, i0 = c - c0;
+        size_t rows = 1, t, k;
         int d;
-        j1 = c1 - c < gl - j0 ? j0 + (c1 - c) : gl;
-        for (d = L - 1; d >= 0; --d) {
-            const size_t gd = g->dim[d] / g->cell[d] + (g->dim[d] % g->cell[d] != 0);
-            first[d] = at[d] = rem % gd * g->cell[d];
-            last[d] = first[d] + g->cell[d] < g->dim[d] ? first[d] + g->cell[d] : g->dim[d];
-            rem /= gd;
-        }
-        for (;;) {
-            /* the run of these entries on one line of the last dim */
-            const size_t b = j0 * cl, len = (j1 * cl < dl ? j1 * cl : dl) - b;
-            size_t e = 0;
-            for (d = 0; d < L; ++d) e = e * g->dim[d] + at[d];
+        for (d = 0; d < L; ++d) rows *= quant__gcell(p, g, d);
+        for (t = 0; t < rows; ++t) {
+            /* element offset of line t of the box, or past the tensor on a ragged edge */
+            size_t e = 0, stride = 1, tt = t, gc = c / gl;
+            int inside = 1;
+            for (d = L - 1; d >= 0; --d) {
+                const size_t w = quant__gcell(p, g, d), n = quant__gdim(p, g, d), m = quant__gcount(p, g, d);
+                const size_t at = gc % m * w + tt % w;
+                inside &= at < n;
+                e += at * stride;
+                stride *= n;
+                gc /= m;
+                tt /= w;
+            }
+            if (!inside) continue;
             e = e * dl + b;
-            if (lo && cl == 1) quant__minmax_cols((const char *)p->src + e * es, len, half, lo + (c - c0), hi + (c - c0));
-            else if (cl == 1) quant__fuse_q(p, e, len, sc + (c - c0), zp + (c - c0), 1);
+            if (lo && cl == 1) quant__minmax_cols((const char *)p->src + e * es, len, half, lo + i0, hi + i0);
+            else if (cl == 1) quant__fuse_q(p, e, len, sc + i0, zp + i0, 1);
             else for (k = 0; k < len; k += cl) {
-                const size_t m = len - k < cl ? len - k : cl, i = c - c0 + k / cl;
+                const size_t m = len - k < cl ? len - k : cl, i = i0 + k / cl;
                 if (lo) quant__minmax((const char *)p->src + (e + k) * es, m, half, lo + i, hi + i);
                 else quant__fuse_q(p, e + k, m, sc + i, zp + i, 0);
             }
-            for (d = L - 1; d >= 0; --d) {
-                if (++at[d] < last[d]) break;
-                at[d] = first[d];
-            }
-            if (d < 0) break;
         }
         c += j1 - j0;
     }
@@ -4018,7 +4077,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 #if QUANT__SIMD_ANY
 #  define QUANT__CELLS 256
 #else
-#  define QUANT__CELLS 4
+#  define QUANT__CELLS 2
 #endif
 /* the fused op's source elements a batch of entries may span (cache-resident
    between the range and the quantization) */
@@ -4037,7 +4096,7 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
     int pass = 1;
     quant__grid_of(p, &g);
     per = QUANT__CELLS;
-    if (fuse && g.cell[g.r - 1] != 1) /* entries of whole runs: as many as stay in cache */
+    if (fuse && quant__gcell(p, &g, g.r - 1) != 1) /* entries of whole runs: as many as stay in cache */
         per = g.cell_elems >= QUANT__FUSE_ELEMS ? 1 : QUANT__FUSE_ELEMS / g.cell_elems < per ? QUANT__FUSE_ELEMS / g.cell_elems : per;
     if (g.cells > per) {
         /* nothing is written before every range is known to be finite:
@@ -4135,10 +4194,10 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,
                                              const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
 {
-    quant_attrs a = quant_attrs_default();
     quant__plan p;
     size_t n;
-    const quant_status st = quant__check_choose(&p, src, NULL, (unsigned)qdt, (unsigned)scheme, attrs ? attrs : &a, scales, zps, &n);
+    const quant_status st = quant__check_choose(&p, src, NULL, (unsigned)qdt, (unsigned)scheme,
+                                                attrs ? attrs : &quant__defaults, scales, zps, &n);
     if (st != QUANT_OK) return st;
     if (n == 0) return QUANT_OK; /* an empty tensor: nothing written */
     return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 0);
@@ -4147,8 +4206,7 @@ QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtyp
 QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
                                                   const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
 {
-    quant_attrs def = quant_attrs_default();
-    const quant_attrs *a = attrs ? attrs : &def;
+    const quant_attrs *a = attrs ? attrs : &quant__defaults;
     quant__plan p;
     size_t n;
     quant_status st;

@@ -195,3 +195,41 @@ void plain_bf16_quantize_rows(const uint16_t *x, uint8_t *q, size_t rows, size_t
     size_t k;
     for (k = 0; k < rows; ++k) plain_bf16_quantize(x + k * len, q + k * len, len, s[k], z, is_u8, recip);
 }
+
+/* read-only: n floats loaded, their bits folded so that the loads stay */
+uint32_t limit_read(const float *src, size_t n)
+{
+    const uint32_t *s = (const uint32_t *)(const void *)src;
+    uint32_t acc = 0;
+    size_t i;
+    for (i = 0; i < n; ++i) acc |= s[i];
+    return acc;
+}
+
+/* Choosing scales as a user would without a library: the range in one
+   loop, then (fused) the quantize loop, per row of len elements (len = n:
+   per tensor). Asymmetric, ONNX's formula, to u8 (is_u8) or s8. */
+void plain_choose(const float *x, size_t rows, size_t len, float *s, int32_t *z, int is_u8)
+{
+    const float qmin = is_u8 ? 0.0f : -128.0f, qmax = is_u8 ? 255.0f : 127.0f;
+    size_t r, i;
+    for (r = 0; r < rows; ++r) {
+        const float *p = x + r * len;
+        float lo = 0.0f, hi = 0.0f;
+        for (i = 0; i < len; ++i) {
+            if (p[i] < lo) lo = p[i];
+            if (p[i] > hi) hi = p[i];
+        }
+        s[r] = hi == lo ? 1.0f : (hi - lo) / (qmax - qmin);
+        z[r] = (int32_t)nearbyintf(qmin - lo / s[r]);
+    }
+}
+
+void plain_choose_quantize(const float *x, uint8_t *q, size_t rows, size_t len, float *s, int32_t *z, int is_u8)
+{
+    size_t r;
+    for (r = 0; r < rows; ++r) {
+        plain_choose(x + r * len, 1, len, s + r, z + r, is_u8);
+        plain_quantize(x + r * len, q + r * len, len, s[r], z[r], is_u8, 1);
+    }
+}

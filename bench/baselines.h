@@ -19,6 +19,11 @@ void plain_w4(const uint8_t *q, void *y, size_t n, const float *s, const uint8_t
 void plain_bf16_quantize(const uint16_t *x, uint8_t *q, size_t n, float s, int32_t z, int is_u8, int recip);
 void plain_bf16_quantize_rows(const uint16_t *x, uint8_t *q, size_t rows, size_t len, const float *s, int32_t z,
                               int is_u8, int recip);
+uint32_t limit_read(const float *src, size_t n);
+/* asymmetric scales per row of len (rows 1, len n: per tensor); fused:
+   each row quantized right after its range */
+void plain_choose(const float *x, size_t rows, size_t len, float *s, int32_t *z, int is_u8);
+void plain_choose_quantize(const float *x, uint8_t *q, size_t rows, size_t len, float *s, int32_t *z, int is_u8);
 
 /* Peers: prepare once (outside the timing), run many times. A peer that is
    not built in, or does not do the operation, returns 0 from prepare. */

@@ -30,4 +30,14 @@ void disp_w4(const uint8_t *src, void *dst, size_t n, const float *scales, const
     default: quant_s4_to_bf16(src, (uint16_t *)dst, n, scales, zps, g); break;
     }
 }
+int disp_choose(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme, const quant_attrs *attrs,
+                quant_tensor *scales, quant_tensor *zps)
+{
+    return (int)quant_choose_qparams(src, qdt, scheme, attrs, scales, zps);
+}
+int disp_choose_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme, const quant_attrs *attrs,
+                         quant_tensor *scales, quant_tensor *zps)
+{
+    return (int)quant_choose_and_quantize(src, dst, scheme, attrs, scales, zps);
+}
 const char *disp_backend(void) { return quant_backend(); }

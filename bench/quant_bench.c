@@ -387,6 +387,134 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
     if (r->op == OP_DQ) fill(b, r->n, C); /* the dequantize check borrowed x */
 }
 
+
+/* ---- choosing scales from the data -------------------------------------- */
+/* Rows: choose (quant_choose_qparams) and fused (quant_choose_and_quantize)
+   per tensor (asymmetric u8, rounding onnx: ONNX DynamicQuantizeLinear)
+   and per row of 4096 (nudged s8, XNNPACK's qd8). Columns: the limit
+   (read-only for choose; read 4n, write n for fused), quantize-only
+   (quant_dynamic_quantize with the chosen scales, same rounding), the
+   plain C two-pass loop (asymmetric, ONNX's formula), the dispatch build. */
+enum { C_QUANT, C_LIMIT, C_QONLY, C_PLAIN, C_DISP, N_C };
+
+typedef struct cctx {
+    int fused, rows, which;
+    size_t n;
+    const float *x;
+    uint8_t *q;
+    float *s;
+    int32_t *z;
+    quant_tensor src, dst, st, zt;
+    quant_attrs a;
+    volatile uint32_t sink;
+} cctx;
+
+static void ccall(cctx *c)
+{
+    const quant_scheme sch = c->rows ? QUANT_ASYMMETRIC_NUDGED : QUANT_ASYMMETRIC;
+    const quant_dtype qt = c->rows ? QUANT_S8 : QUANT_U8;
+    const size_t nr = c->rows ? c->n / ROW_LEN : 1, len = c->rows ? ROW_LEN : c->n;
+    switch (c->which) {
+    case C_QUANT:
+        if (c->fused) quant_choose_and_quantize(&c->src, &c->dst, sch, &c->a, &c->st, &c->zt);
+        else quant_choose_qparams(&c->src, qt, sch, &c->a, &c->st, &c->zt);
+        break;
+    case C_DISP:
+        if (c->fused) disp_choose_quantize(&c->src, &c->dst, sch, &c->a, &c->st, &c->zt);
+        else disp_choose(&c->src, qt, sch, &c->a, &c->st, &c->zt);
+        break;
+    case C_LIMIT:
+        if (c->fused) limit_narrow(c->x, c->q, c->n);
+        else c->sink = limit_read(c->x, c->n);
+        break;
+    case C_QONLY:
+        quant_dynamic_quantize(&c->src, &c->st, &c->zt, &c->dst, &c->a);
+        break;
+    default:
+        if (c->fused) plain_choose_quantize(c->x, c->q, nr, len, c->s, c->z, !c->rows);
+        else plain_choose(c->x, nr, len, c->s, c->z, !c->rows);
+    }
+}
+
+static double ctimed(cctx *c, long reps)
+{
+    const double t0 = now();
+    long k;
+    for (k = 0; k < reps; ++k) ccall(c);
+    return (now() - t0) / ((double)reps * (double)c->n);
+}
+
+static void choose_section(int quick, int runs, const char *filter, const float *x, uint8_t *q)
+{
+    static const size_t sizes[] = { 65536, 1048576, 33554432 };
+    static const char *names[N_C] = { "quant.h", "limit", "quantize", "plain", "dispatch" };
+    const size_t nsizes = quick ? 2 : 3;
+    float *s = malloc(sizeof(float) * (33554432 / ROW_LEN));
+    int32_t *z = malloc(sizeof(int32_t) * (33554432 / ROW_LEN));
+    size_t si;
+    int fused, rows, head = 0;
+    (void)names;
+    for (si = 0; si < nsizes; ++si)
+        for (rows = 0; rows < 2; ++rows)
+            for (fused = 0; fused < 2; ++fused) {
+                cctx c[N_C];
+                double t[N_C][64], ratio[N_C], ns;
+                long reps[N_C];
+                char name[96];
+                int i, k;
+                const size_t n = sizes[si];
+                snprintf(name, sizeof name, "%s %s n=%zu", fused ? "fused" : "choose", rows ? "rows" : "tensor", n);
+                if (filter && !strstr(name, filter)) continue;
+                if (!head) {
+                    printf("\nscales from the data: choose = quant_choose_qparams, fused = quant_choose_and_quantize;\n"
+                           "tensor: asymmetric u8 (ONNX), rows: nudged s8 per row of %d (XNNPACK qd8)\n", ROW_LEN);
+                    printf("%-8s %-6s %9s %9s %8s %9s %8s %8s\n", "op", "layout", "n", "ns/elem", "x limit",
+                           "x quantize", "x plain", "dispatch");
+                    head = 1;
+                }
+                for (i = 0; i < N_C; ++i) {
+                    memset(&c[i], 0, sizeof c[i]);
+                    c[i].fused = fused; c[i].rows = rows; c[i].which = i; c[i].n = n;
+                    c[i].x = x; c[i].q = q; c[i].s = s; c[i].z = z;
+                    c[i].src.dtype = QUANT_F32; c[i].src.data = (void *)(uintptr_t)x;
+                    c[i].a = quant_attrs_default();
+                    if (rows) {
+                        c[i].src.rank = 2; c[i].src.dims[0] = (int64_t)(n / ROW_LEN); c[i].src.dims[1] = ROW_LEN;
+                        c[i].a.qtype = QUANT_PER_CHANNEL; c[i].a.axis = 0; c[i].a.rounding = QUANT_ROUND_TORCH;
+                        c[i].st.rank = 1; c[i].st.dims[0] = (int64_t)(n / ROW_LEN);
+                    } else {
+                        c[i].src.rank = 1; c[i].src.dims[0] = (int64_t)n; c[i].a.rounding = QUANT_ROUND_ONNX;
+                        c[i].st.rank = 1; c[i].st.dims[0] = 1;
+                    }
+                    c[i].dst = c[i].src; c[i].dst.dtype = rows ? QUANT_S8 : QUANT_U8; c[i].dst.data = q;
+                    c[i].zt = c[i].st; c[i].zt.dtype = QUANT_S32; c[i].zt.data = z;
+                    c[i].st.dtype = QUANT_F32; c[i].st.data = s;
+                }
+                /* quantize-only needs the scales: one choose first */
+                ccall(&c[C_QUANT]);
+                for (i = 0; i < N_C; ++i) {
+                    double one, t0;
+                    ccall(&c[i]);
+                    t0 = now(); ccall(&c[i]); one = now() - t0;
+                    reps[i] = one < 2e6 ? (long)(2e6 / (one > 1 ? one : 1)) : 1;
+                }
+                for (k = 0; k < runs; ++k)
+                    for (i = 0; i < N_C; ++i) t[i][k] = ctimed(&c[i], reps[i]);
+                for (i = 0; i < N_C; ++i) {
+                    double r[64];
+                    for (k = 0; k < runs; ++k) r[k] = t[C_QUANT][k] / t[i][k];
+                    ratio[i] = median(r, runs);
+                }
+                ns = median(t[C_QUANT], runs);
+                printf("%-8s %-6s %9zu %9.4f %8.2f %9.2f %8.2f %8.2f\n", fused ? "fused" : "choose",
+                       rows ? "rows" : "tensor", n, ns, ratio[C_LIMIT], ratio[C_QONLY], ratio[C_PLAIN],
+                       1.0 / ratio[C_DISP]);
+                fflush(stdout);
+            }
+    free(s);
+    free(z);
+}
+
 static const char *op_name(const row *r, char *buf, size_t len)
 {
     const char *t = quant_dtype_name(r->qt), *f = quant_dtype_name(fdt(r));
@@ -568,6 +696,21 @@ int main(int argc, char **argv)
                    ratio[I_PLAIN], ratio[I_DNNL], ratio[I_XNN], ratio[I_DISP], check);
         }
         fflush(stdout);
+    }
+    if (!json && !csv) {
+        /* the largest size needs its own buffers */
+        float *cx = malloc(33554432u * 4u);
+        uint8_t *cq = malloc(33554432u);
+        size_t j;
+        uint64_t rs = 0x452821E638D01377ull;
+        if (!cx || !cq) { fprintf(stderr, "out of memory\n"); return 1; }
+        for (j = 0; j < 33554432u; ++j) {
+            rs = rs * 6364136223846793005ull + 1442695040888963407ull;
+            cx[j] = ((float)(rs >> 40) / 16777216.0f - 0.5f) * 15.0f;
+        }
+        choose_section(quick, runs, filter, cx, cq);
+        free(cx);
+        free(cq);
     }
     if (json) printf("\n],\"check_failures\":%d}\n", failures);
     else if (!csv) printf("\nresult checks: %s\n", failures ? "FAILED" : "all passed");
