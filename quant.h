@@ -4081,7 +4081,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 #endif
 /* the fused op's source elements a batch of entries may span (cache-resident
    between the range and the quantization) */
-#define QUANT__FUSE_ELEMS 16384u
+#define QUANT__FUSE_ELEMS 8192u
 
 /* Ranges, then scales and zero points, a batch of grid entries at a time;
    with fuse, each batch quantized right after, under p->flags. */
