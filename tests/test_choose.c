@@ -497,7 +497,7 @@ static void validation(void)
 
 int main(int argc, char **argv)
 {
-    const int count = argc > 1 ? atoi(argv[1]) : 3000;
+    const int count = argc > 1 ? atoi(argv[1]) : 10000;
     check_cpu();
     onnx_cases();
     edge_cases();
