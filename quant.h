@@ -123,7 +123,7 @@
    q = sat(rne(fl(x * m)) + z) (fl(1/s) differs from m for about one m in
    six). It walks the grid in batches of entries whose elements stay in
    cache, each quantized right after its range is known. Reads: a grid of
-   at most 256 entries (4 in a scalar build) is read once by
+   at most 256 entries (2 in a scalar build) is read once by
    quant_choose_qparams; the fused op reads each element twice, the
    second time from cache except per tensor. With more entries, one more
    read of src first makes sure no range is infinite, because nothing may
@@ -866,6 +866,11 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_minmax_cols_body QUANT__SFX(quant__v_minmax_cols_body)
 #define quant__simd_minmax QUANT__SFX(quant__simd_minmax)
 #define quant__simd_minmax_cols QUANT__SFX(quant__simd_minmax_cols)
+#define quant__simd_minmax_groups QUANT__SFX(quant__simd_minmax_groups)
+#define quant__v_minmax_groups_body QUANT__SFX(quant__v_minmax_groups_body)
+#define quant__v_hlo QUANT__SFX(quant__v_hlo)
+#define quant__v_hhi QUANT__SFX(quant__v_hhi)
+#define quant__v_h4 QUANT__SFX(quant__v_h4)
 #define quant__v_i32_to_f32_body QUANT__SFX(quant__v_i32_to_f32_body)
 #define quant__v_i8_to_f32_body QUANT__SFX(quant__v_i8_to_f32_body)
 #define quant__v_q_int QUANT__SFX(quant__v_q_int)
@@ -2810,6 +2815,13 @@ QUANT__PRIVATE void quant__scalar_minmax_cols(const void *src, size_t n, int hal
 
 #elif QUANT__PART == 2
 
+/* 32-bit NEON compares take subnormals as zero, which would pick the
+   wrong one of two subnormal bounds: it reduces with the scalar code */
+#if QUANT__PASS == QUANT_SIMD_NEON && !defined(__aarch64__)
+#  define QUANT__NEON32 1
+#else
+#  define QUANT__NEON32 0
+#endif
 #if QUANT__PASS == QUANT_SIMD_NEON
 /* vminq_f32 and vmaxq_f32 would pass a NaN on: compare and select */
 QUANT__INLINE quant__vf quant__v_lo(quant__vf x, quant__vf m) { return vbslq_f32(vcltq_f32(x, m), x, m); }
@@ -2819,6 +2831,48 @@ QUANT__INLINE quant__vf quant__v_hi(quant__vf x, quant__vf m) { return vbslq_f32
 QUANT__INLINE quant__vf quant__v_lo(quant__vf x, quant__vf m) { return quant__min(x, m); }
 QUANT__INLINE quant__vf quant__v_hi(quant__vf x, quant__vf m) { return quant__max(x, m); }
 #endif
+/* the least and greatest lane of a vector with no NaN in it, in registers */
+#if QUANT__PASS == QUANT_SIMD_AVX512
+QUANT__INLINE float quant__v_hlo(quant__vf v) { return _mm512_reduce_min_ps(v); }
+QUANT__INLINE float quant__v_hhi(quant__vf v) { return _mm512_reduce_max_ps(v); }
+#elif QUANT__PASS == QUANT_SIMD_NEON && defined(__aarch64__)
+QUANT__INLINE float quant__v_hlo(quant__vf v) { return vminvq_f32(v); }
+QUANT__INLINE float quant__v_hhi(quant__vf v) { return vmaxvq_f32(v); }
+#elif QUANT__PASS == QUANT_SIMD_NEON
+QUANT__INLINE float quant__v_hlo(quant__vf v)
+{
+    const float32x2_t t = vpmin_f32(vget_low_f32(v), vget_high_f32(v));
+    return vget_lane_f32(vpmin_f32(t, t), 0);
+}
+QUANT__INLINE float quant__v_hhi(quant__vf v)
+{
+    const float32x2_t t = vpmax_f32(vget_low_f32(v), vget_high_f32(v));
+    return vget_lane_f32(vpmax_f32(t, t), 0);
+}
+#else
+QUANT__INLINE __m128 quant__v_h4(quant__vf v, int hi)
+{
+#  if QUANT__PASS == QUANT_SIMD_AVX2
+    const __m128 a = _mm256_castps256_ps128(v), b = _mm256_extractf128_ps(v, 1);
+    return hi ? _mm_max_ps(a, b) : _mm_min_ps(a, b);
+#  else
+    (void)hi;
+    return v;
+#  endif
+}
+QUANT__INLINE float quant__v_hlo(quant__vf v)
+{
+    __m128 t = quant__v_h4(v, 0);
+    t = _mm_min_ps(t, _mm_movehl_ps(t, t));
+    return _mm_cvtss_f32(_mm_min_ss(t, _mm_shuffle_ps(t, t, 1)));
+}
+QUANT__INLINE float quant__v_hhi(quant__vf v)
+{
+    __m128 t = quant__v_h4(v, 1);
+    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
+    return _mm_cvtss_f32(_mm_max_ss(t, _mm_shuffle_ps(t, t, 1)));
+}
+#endif
 
 QUANT__INLINE void quant__v_minmax_body(const void *src, size_t n, const int half, float *lo, float *hi)
 {
@@ -2826,8 +2880,7 @@ QUANT__INLINE void quant__v_minmax_body(const void *src, size_t n, const int hal
     const uint16_t *h = (const uint16_t *)src;
     quant__vf a0 = quant__setf(*lo), a1 = a0, a2 = a0, a3 = a0;
     quant__vf b0 = quant__setf(*hi), b1 = b0, b2 = b0, b3 = b0;
-    float ta[QUANT__W], tb[QUANT__W];
-    size_t i = 0, k;
+    size_t i = 0;
     /* four chains, so that the latency of one min or max does not bound the loop */
     for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
         const quant__vf x0 = quant__v_load(p, h, i, half), x1 = quant__v_load(p, h, i + QUANT__W, half);
@@ -2842,12 +2895,9 @@ QUANT__INLINE void quant__v_minmax_body(const void *src, size_t n, const int hal
         a0 = quant__v_lo(x, a0);
         b0 = quant__v_hi(x, b0);
     }
-    quant__stf(ta, quant__v_lo(quant__v_lo(a1, a0), quant__v_lo(a3, a2)));
-    quant__stf(tb, quant__v_hi(quant__v_hi(b1, b0), quant__v_hi(b3, b2)));
-    for (k = 0; k < QUANT__W; ++k) {
-        if (ta[k] < *lo) *lo = ta[k];
-        if (tb[k] > *hi) *hi = tb[k];
-    }
+    /* no lane is NaN: they began as *lo and *hi */
+    *lo = quant__v_hlo(quant__v_lo(quant__v_lo(a1, a0), quant__v_lo(a3, a2)));
+    *hi = quant__v_hhi(quant__v_hi(quant__v_hi(b1, b0), quant__v_hi(b3, b2)));
     quant__scalar_minmax(half ? (const void *)(h + i) : (const void *)(p + i), n - i, half, lo, hi);
 }
 
@@ -2864,8 +2914,39 @@ QUANT__INLINE void quant__v_minmax_cols_body(const void *src, size_t n, const in
     quant__scalar_minmax_cols(half ? (const void *)(h + i) : (const void *)(p + i), n - i, half, lo + i, hi + i);
 }
 
+/* consecutive groups of g elements (the last may be shorter): group k's
+   range into lo[k], hi[k]; one call for a row of small groups */
+QUANT__INLINE void quant__v_minmax_groups_body(const void *src, size_t n, size_t g, const int half, float *lo, float *hi)
+{
+    const float *p = (const float *)src;
+    const uint16_t *h = (const uint16_t *)src;
+    size_t e, k;
+    for (e = 0, k = 0; e < n; e += g, ++k)
+        quant__v_minmax_body(half ? (const void *)(h + e) : (const void *)(p + e), n - e < g ? n - e : g, half, lo + k,
+                             hi + k);
+}
+
+QUANT__PRIVATE void quant__simd_minmax_groups(const void *src, size_t n, size_t g, int half, float *lo, float *hi)
+{
+#if QUANT__NEON32
+    {
+        size_t e, k;
+        for (e = 0, k = 0; e < n; e += g, ++k)
+            quant__scalar_minmax((const char *)src + e * (half ? 2u : 4u), n - e < g ? n - e : g, half, lo + k, hi + k);
+        return;
+    }
+#endif
+    if (half == 1) quant__v_minmax_groups_body(src, n, g, 1, lo, hi);
+    else if (half == 2) quant__v_minmax_groups_body(src, n, g, 2, lo, hi);
+    else quant__v_minmax_groups_body(src, n, g, 0, lo, hi);
+}
+
 QUANT__PRIVATE void quant__simd_minmax(const void *src, size_t n, int half, float *lo, float *hi)
 {
+#if QUANT__NEON32
+    quant__scalar_minmax(src, n, half, lo, hi);
+    return;
+#endif
     if (half == 1) quant__v_minmax_body(src, n, 1, lo, hi);
     else if (half == 2) quant__v_minmax_body(src, n, 2, lo, hi);
     else quant__v_minmax_body(src, n, 0, lo, hi);
@@ -2873,6 +2954,10 @@ QUANT__PRIVATE void quant__simd_minmax(const void *src, size_t n, int half, floa
 
 QUANT__PRIVATE void quant__simd_minmax_cols(const void *src, size_t n, int half, float *lo, float *hi)
 {
+#if QUANT__NEON32
+    quant__scalar_minmax_cols(src, n, half, lo, hi);
+    return;
+#endif
     if (half == 1) quant__v_minmax_cols_body(src, n, 1, lo, hi);
     else if (half == 2) quant__v_minmax_cols_body(src, n, 2, lo, hi);
     else quant__v_minmax_cols_body(src, n, 0, lo, hi);
@@ -2889,10 +2974,15 @@ QUANT__PRIVATE void quant__simd_minmax_cols_x86(const void *src, size_t n, int h
 {
     QUANT__PICK(quant__simd_minmax_cols, (src, n, half, lo, hi));
 }
+QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, size_t g, int half, float *lo, float *hi)
+{
+    QUANT__PICK(quant__simd_minmax_groups, (src, n, g, half, lo, hi));
+}
 #endif
 #if QUANT__SIMD_ANY
 #  define quant__minmax QUANT__BK(quant__simd_minmax)
 #  define quant__minmax_cols QUANT__BK(quant__simd_minmax_cols)
+#  define quant__minmax_groups QUANT__BK(quant__simd_minmax_groups)
 #else
 #  define quant__minmax quant__scalar_minmax
 #  define quant__minmax_cols quant__scalar_minmax_cols
@@ -3217,6 +3307,12 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_minmax_cols_body
 #undef quant__simd_minmax
 #undef quant__simd_minmax_cols
+#undef quant__simd_minmax_groups
+#undef quant__v_minmax_groups_body
+#undef quant__v_hlo
+#undef QUANT__NEON32
+#undef quant__v_hhi
+#undef quant__v_h4
 #undef quant__run_rows
 #undef quant__v_i8_to_f32_x4
 #undef quant__v_f32_to_i8_zvec
@@ -3958,6 +4054,9 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
             e = e * dl + b;
             if (lo && cl == 1) quant__minmax_cols((const char *)p->src + e * es, len, half, lo + i0, hi + i0);
             else if (cl == 1) quant__fuse_q(p, e, len, sc + i0, zp + i0, 1);
+#if QUANT__SIMD_ANY
+            else if (lo) quant__minmax_groups((const char *)p->src + e * es, len, cl, half, lo + i0, hi + i0);
+#endif
             else for (k = 0; k < len; k += cl) {
                 const size_t m = len - k < cl ? len - k : cl, i = i0 + k / cl;
                 if (lo) quant__minmax((const char *)p->src + (e + k) * es, m, half, lo + i, hi + i);
