@@ -4019,6 +4019,34 @@ QUANT__PRIVATE void quant__fuse_q(const quant__plan *p, size_t e, size_t len, co
 #endif
 }
 
+#if QUANT__SIMD_ANY
+/* below this many elements a group, a kernel call per group costs more
+   than laying the scales out per element (measured at 8, 16, 32, 64) */
+#define QUANT__SMALL_GROUP 32
+/* A run of small groups of g elements quantized with sc/zp[k] for group k:
+   the scales laid out per element a staging chunk at a time, one kernel
+   call per chunk rather than per group. */
+QUANT__NOINLINE void quant__fuse_q_groups(const quant__plan *p, size_t e, size_t len, size_t g, const float *sc,
+                                          const int32_t *zp)
+{
+    float sbuf[QUANT__STAGE];
+    int32_t zbuf[QUANT__STAGE];
+    size_t j, k, grp = 0, left = g; /* the group of element j, and what is left of it */
+    for (j = 0; j < len; j += QUANT__STAGE) {
+        const size_t l = len - j < QUANT__STAGE ? len - j : QUANT__STAGE;
+        for (k = 0; k < l;) {
+            const size_t m = left < l - k ? left : l - k, end = k + m;
+            const float sv = sc[grp];
+            const int32_t zv = zp[grp];
+            for (; k < end; ++k) { sbuf[k] = sv; zbuf[k] = zv; }
+            left -= m;
+            if (left == 0) { ++grp; left = g; }
+        }
+        quant__fuse_q(p, e + j, l, sbuf, zbuf, 1);
+    }
+}
+#endif
+
 /* Grid entries c0 .. c1-1 (row-major), a run of contiguous elements at a
    time: with lo (and hi) their ranges are widened, else they are
    quantized with sc/zp. Index c - c0 of each array is entry c's. */
@@ -4056,6 +4084,7 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
             else if (cl == 1) quant__fuse_q(p, e, len, sc + i0, zp + i0, 1);
 #if QUANT__SIMD_ANY
             else if (lo) quant__minmax_groups((const char *)p->src + e * es, len, cl, half, lo + i0, hi + i0);
+            else if (cl < QUANT__SMALL_GROUP) quant__fuse_q_groups(p, e, len, cl, sc + i0, zp + i0);
 #endif
             else for (k = 0; k < len; k += cl) {
                 const size_t m = len - k < cl ? len - k : cl, i = i0 + k / cl;

@@ -380,6 +380,24 @@ static void edge_cases(void)
     /* a range below 2^-126 per step: the scale is 2^-126 */
     CHECK(one(0, 1e-37f, QUANT_U8, 0, &s, &z) == 0 && s == 1.17549435e-38f && z == 0, "scale floor: %.9g", s);
     CHECK(one(-1e-40f, 1e-40f, QUANT_S8, 2, &s, &z) == 0 && s == 1.17549435e-38f, "scale floor nudged: %.9g", s);
+    /* subnormal bounds, vectors of them: 32-bit NEON's compares would take
+       them as zero (found by a review session); the range 0.75 * 2^-126
+       floors the scale to 2^-126 and puts the zero point at rne(0.75) */
+    {
+        float x[32], sv;
+        int32_t zv;
+        quant_tensor src = { QUANT_F32, 1, { 32 }, x }, st = { QUANT_F32, 0, { 0 }, &sv }, zt = { QUANT_S32, 0, { 0 }, &zv };
+        int i;
+        for (i = 0; i < 32; ++i) x[i] = i < 16 ? -(float)ldexp(1.0, -128) : -0.75f * (float)ldexp(1.0, -126);
+        CHECK(quant_choose_qparams(&src, QUANT_U8, QUANT_ASYMMETRIC, NULL, &st, &zt) == 0 &&
+                  sv == (float)ldexp(1.0, -126) && zv == 1, "subnormal bounds: %.9g %d", sv, zv);
+        for (i = 0; i < 32; ++i) x[i] = i < 16 ? (float)ldexp(1.0, -128) : (float)ldexp(1.0, -127);
+        x[31] = (float)ldexp(1.0, -118);
+        x[30] = -(float)ldexp(1.0, -127);
+        CHECK(quant_choose_qparams(&src, QUANT_U8, QUANT_ASYMMETRIC, NULL, &st, &zt) == 0 &&
+                  sv == o_div(o_add((float)ldexp(1.0, -118), (float)ldexp(1.0, -127)), 255.0f),
+              "subnormal low bound: %a", sv);
+    }
     /* infinite ranges and elements are errors, nothing written */
     s = 5.0f;
     z = 7;
