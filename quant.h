@@ -4207,9 +4207,10 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 #else
 #  define QUANT__CELLS 2
 #endif
-/* the fused op's source elements a batch of entries may span (cache-resident
-   between the range and the quantization) */
-#define QUANT__FUSE_ELEMS 8192u
+/* the fused op's source elements a batch of entries may span: 256 KiB of
+   f32 stay in a core's L2 between the range and the quantization, and a
+   tensor that small is one batch, read once before anything is written */
+#define QUANT__FUSE_ELEMS 65536u
 
 /* Ranges, then scales and zero points, a batch of grid entries at a time;
    with fuse, each batch quantized right after, under p->flags. */
