@@ -10,18 +10,9 @@
 #include "../quant.h"
 #include "check.h"
 #include "oracle.h"
+#include "bytes.h"
 #include <math.h>
 
-static void *alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
-static size_t nbytes(quant_dtype t, size_t n)
-{
-    switch (t) {
-    case QUANT_F32: case QUANT_S32: return 4 * n;
-    case QUANT_F16: case QUANT_BF16: return 2 * n;
-    case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
-    default: return n;
-    }
-}
 static int isf8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 static void qrange(quant_dtype t, int64_t *lo, int64_t *hi)
 {

@@ -7,6 +7,7 @@
 #include "../quant.h"
 #include "check.h"
 #include "oracle.h"
+#include "bytes.h"
 #include <math.h>
 
 static const float scales_pool[] = { 1.0f, 0.1f, 0.37f, 3.0f, 0.0625f, 1e-3f, 7.5f, 2.5e-5f,
@@ -17,16 +18,6 @@ static const float scales_pool[] = { 1.0f, 0.1f, 0.37f, 3.0f, 0.0625f, 1e-3f, 7.
 
 static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
 static int isf8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
-static size_t nbytes(quant_dtype t, size_t n)
-{
-    switch (t) {
-    case QUANT_F32: case QUANT_S32: return 4 * n;
-    case QUANT_F16: case QUANT_BF16: return 2 * n;
-    case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
-    default: return n;
-    }
-}
-static void *alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
 
 /* element i of a tensor of dtype t, as the oracle reads it */
 static float get_float(const void *p, quant_dtype t, size_t i)
