@@ -1,4 +1,4 @@
-/* libFuzzer target over the four operations, differential against code
+/* libFuzzer target over the six operations, differential against code
    that shares nothing with quant.h:
 
    - every success is compared, element by element and bit for bit, with
@@ -31,6 +31,9 @@
    a dequantized f32 narrowed once more with the oracle's o_f16_code /
    o_bf16_code. Where SPEC's wording leaves a per-group shape open (a 1-D
    or rank-0 tensor for an empty grid), either answer passes.
+
+   A first byte of 244 to 251 calls quant_choose_qparams (even) or
+   quant_choose_and_quantize (odd) instead: see "choosing scales" below.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
    pointers included), against the oracle where its scale is valid: the
