@@ -51,3 +51,13 @@ quant_status ref_dynamic_dequantize(const quant_tensor *src, const quant_tensor 
 {
     return quant_dynamic_dequantize(src, scales, zps, dst, attrs);
 }
+quant_status ref_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,
+                                const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
+{
+    return quant_choose_qparams(src, qdt, scheme, attrs, scales, zps);
+}
+quant_status ref_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
+                                     const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps)
+{
+    return quant_choose_and_quantize(src, dst, scheme, attrs, scales, zps);
+}

@@ -19,5 +19,9 @@ quant_status ref_dynamic_quantize(const quant_tensor *src, const quant_tensor *s
                                   quant_tensor *dst, const quant_attrs *attrs);
 quant_status ref_dynamic_dequantize(const quant_tensor *src, const quant_tensor *scales, const quant_tensor *zps,
                                     quant_tensor *dst, const quant_attrs *attrs);
+quant_status ref_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,
+                                const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps);
+quant_status ref_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
+                                     const quant_attrs *attrs, quant_tensor *scales, quant_tensor *zps);
 #endif
 #endif

@@ -1,4 +1,4 @@
-/* libFuzzer target over the four operations, differential against code
+/* libFuzzer target over the six operations, differential against code
    that shares nothing with quant.h:
 
    - every success is compared, element by element and bit for bit, with
@@ -31,6 +31,9 @@
    a dequantized f32 narrowed once more with the oracle's o_f16_code /
    o_bf16_code. Where SPEC's wording leaves a per-group shape open (a 1-D
    or rank-0 tensor for an empty grid), either answer passes.
+
+   A first byte of 244 to 251 calls quant_choose_qparams (even) or
+   quant_choose_and_quantize (odd) instead: see "choosing scales" below.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
    pointers included), against the oracle where its scale is valid: the
@@ -251,10 +254,13 @@ static int32_t pick_s32(reader *r)
 enum { B_SRC, B_DST, B_SC, B_ZP, B_XS, B_XZ, NBUF };   /* XS, XZ: a dynamic op's ignored attrs lists */
 static const char *const buf_name[NBUF] = { "src", "dst", "scales", "zps", "attrs.scales (ignored)", "attrs.zps (ignored)" };
 enum { K_OWN, K_NULL, K_MIS };
-enum { OV_NONE, OV_SRC, OV_SC, OV_ZP, OV_XS, OV_SAME, OV_SRC_SC };
+enum { OV_NONE, OV_SRC, OV_SC, OV_ZP, OV_XS, OV_SAME, OV_SRC_SC, OV_ZP_SRC, OV_ZP_SC };
 
 typedef struct fcase {
-    int op;                                   /* quantize, dequantize, dynamic_quantize, dynamic_dequantize */
+    int op;                                   /* quantize, dequantize, dynamic_quantize, dynamic_dequantize,
+                                                 choose_qparams, choose_and_quantize */
+    long long scheme;                         /* the choose ops' scheme (invalid values too) */
+    quant_dtype qdt;                          /* quant_choose_qparams' qdt */
     int src_tnull, dst_tnull, sc_tnull, zp_tnull, attrs_null;
     quant_tensor src, dst, sc, zp;            /* sc, zp: the dynamic ops' tensors */
     quant_attrs a;
@@ -264,7 +270,8 @@ typedef struct fcase {
     int ov;
 } fcase;
 
-static const char *const op_name[4] = { "quantize", "dequantize", "dynamic_quantize", "dynamic_dequantize" };
+static const char *const op_name[6] = { "quantize", "dequantize", "dynamic_quantize", "dynamic_dequantize",
+                                         "choose_qparams", "choose_and_quantize" };
 
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 static int is_4bit(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
@@ -405,8 +412,9 @@ static void dump_case(const fcase *c)
     size_t i;
     fprintf(stderr, "fuzz_ops: %s, backend %s, %u-bit size_t\n", op_name[c->op], quant_backend(),
             (unsigned)(sizeof(size_t) * 8));
+    if (c->op >= 4) fprintf(stderr, "  scheme %lld, qdt %d\n", c->scheme, (int)(c->op == 4 ? c->qdt : c->dst.dtype));
     dump_tensor("src", &c->src, c->src_tnull);
-    dump_tensor("dst", &c->dst, c->dst_tnull);
+    if (c->op != 4) dump_tensor("dst", &c->dst, c->dst_tnull);
     if (dyn) {
         dump_tensor("scales", &c->sc, c->sc_tnull);
         dump_tensor("zps", &c->zp, c->zp_tnull);
@@ -863,14 +871,14 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
    -DFUZZ_STATS: at exit, how many calls of each op ended in each status,
    how many succeeded with elements to compare, and how many were skipped. */
 #ifdef FUZZ_STATS
-static unsigned long stat_status[4][16], stat_elems[4], stat_skipped, stat_expected_fail;
+static unsigned long stat_status[6][16], stat_elems[6], stat_skipped, stat_expected_fail;
 static unsigned long stat_qtype[3][16], stat_ok_types[11][11];   /* by qtype; successes by src and dst dtype */
 static void stats_print(void)
 {
     int o, s;
     fprintf(stderr, "fuzz_ops stats: skipped %lu, model said fail %lu\n", stat_skipped, stat_expected_fail);
-    for (o = 0; o < 4; ++o) {
-        fprintf(stderr, "  %-18s compared %-8lu", op_name[o], stat_elems[o]);
+    for (o = 0; o < 6; ++o) {
+        fprintf(stderr, "  %-19s compared %-8lu", op_name[o], stat_elems[o]);
         for (s = 0; s < 16; ++s) if (stat_status[o][s]) fprintf(stderr, " %d:%lu", s, stat_status[o][s]);
         fputc('\n', stderr);
     }
@@ -1109,6 +1117,634 @@ static long long buf_align(const fcase *c, int b)
     }
 }
 
+/* every buffer its own malloc of exactly its size, but the pair an overlap
+   mode names, which shares one block: pb at pa + delta (from ov_delta) */
+static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, const int *zero_null, unsigned ov_delta)
+{
+    int b;
+    for (b = 0; b < NBUF; ++b) m->buf_blk[b] = -1;
+    {
+        int pa = -1, pb = -1;   /* the pair sharing one block: pa first in it */
+        switch (c->ov) {
+        case OV_SRC: case OV_SAME: pa = B_SRC; pb = B_DST; break;
+        case OV_SC: pa = B_SC; pb = B_DST; break;
+        case OV_ZP: pa = B_ZP; pb = B_DST; break;
+        case OV_XS: pa = B_XS; pb = B_DST; break;
+        case OV_SRC_SC: pa = B_SC; pb = B_SRC; break;
+        case OV_ZP_SRC: pa = B_ZP; pb = B_SRC; break;
+        case OV_ZP_SC: pa = B_SC; pb = B_ZP; break;
+        default: break;
+        }
+        if (pa >= 0 && (kind[pa] == K_NULL || kind[pb] == K_NULL)) pa = pb = -1;
+        if (pa >= 0) {
+            /* pb at pa + delta, delta in [-bytes[pb], bytes[pa]]: overlapping or touching; half
+               the time at an edge, where one byte (a packed tensor's last, say) decides. pa
+               starts on an 8-byte boundary (plus its misalignment), so pb's own alignment is
+               all that rounds delta. */
+            const long long na = (long long)c->bytes[pa], nb = (long long)c->bytes[pb], al = buf_align(c, pb);
+            const unsigned edge = ov_delta >> 14;
+            long long delta = c->ov == OV_SAME ? 0 : (long long)(ov_delta % (unsigned)(na + nb + 1)) - nb, lo, oa, ob;
+            if (c->ov != OV_SAME && (ov_delta & 0x2000u))
+                delta = edge == 0 ? 1 - nb : edge == 1 ? na - 1 : edge == 2 ? -nb : na;
+            delta -= delta % al;
+            delta += (long long)mis[pb] - (long long)mis[pa];
+            lo = delta < 0 ? -delta : 0;
+            lo = (lo + 7) / 8 * 8;
+            oa = lo + (long long)mis[pa];
+            ob = oa + delta;
+            m->size[pa] = (size_t)((oa + na > ob + nb) ? oa + na : ob + nb);
+            m->blk[pa] = (uint8_t *)xmalloc(m->size[pa] ? m->size[pa] : 1);
+            m->buf_blk[pa] = m->buf_blk[pb] = pa;
+            m->buf_off[pa] = (size_t)oa;
+            m->buf_off[pb] = (size_t)ob;
+        } else c->ov = OV_NONE;
+        for (b = 0; b < NBUF; ++b) {
+            if (m->buf_blk[b] >= 0 || kind[b] == K_NULL) continue;
+            if (c->bytes[b] == 0 && kind[b] == K_OWN && zero_null[b]) continue;
+            m->size[b] = c->bytes[b] + mis[b];
+            m->blk[b] = (uint8_t *)malloc(m->size[b]);   /* malloc(0): a unique pointer to nothing */
+            if (!m->blk[b]) {
+                if (m->size[b]) { fprintf(stderr, "fuzz_ops: out of memory\n"); abort(); }
+                continue;
+            }
+            m->buf_blk[b] = b;
+            m->buf_off[b] = mis[b];
+        }
+        for (b = 0; b < NBUF; ++b) c->ptr[b] = m->buf_blk[b] >= 0 ? m->blk[m->buf_blk[b]] + m->buf_off[b] : NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ choosing scales
+   Ops 4 and 5, a first byte of 244 to 251: quant_choose_qparams and
+   quant_choose_and_quantize (quant.h's doc block "CHOOSING SCALES FROM THE
+   DATA", the README's "Scales from the data" and its rows for choosing
+   scales in "Bad input"). The scheme (invalid values too), qdt (the fused
+   op: dst's dtype), the scales tensor (f32, now and then another dtype or
+   shape), the zps tensor (s32/s8/u8, now and then NULL, s4/u4 or wild, or
+   a type too narrow for the scheme's zero points), NULL structs and data,
+   misaligned data, and overlaps between every pair of src, dst, scales and
+   zero points (the outputs must be apart from src and from each other).
+   The data mixes NaN, +-Inf, the largest floats (ranges past FLT_MAX),
+   subnormals and raw bits, and now and then comes from a palette of four
+   values so that entries are constant, all NaN or all zero. Success: the
+   scales, zero points and dst as tests/oracle.h's o_qparams and its
+   quantizers give them, per grid entry min/max with NaN left out (nudged:
+   q = sat(rne(fl(x * m)) + z)); failure: nothing written. Tensors up to
+   CHOOSE_CAP elements, so that grids of more than 256 entries (the
+   batches of one pass) and fused entries past 8192 elements are reached. */
+
+#define CHOOSE_CAP 32768
+
+static void qrange_of(quant_dtype t, int64_t *lo, int64_t *hi)
+{
+    switch (t) {
+    case QUANT_S8: *lo = -128; *hi = 127; break;
+    case QUANT_U8: *lo = 0; *hi = 255; break;
+    case QUANT_S4: *lo = -8; *hi = 7; break;
+    case QUANT_U4: *lo = 0; *hi = 15; break;
+    case QUANT_F8_E4M3: *lo = -448; *hi = 448; break;
+    default: *lo = -57344; *hi = 57344; break;
+    }
+}
+
+/* a zps type that holds every zero point of the scheme (symmetric: 0) */
+static int zp_fits(quant_dtype zt, quant_dtype q, long long scheme)
+{
+    if (scheme == 1 || zt == QUANT_S32) return 1;
+    if (zt == QUANT_S8) return q != QUANT_U8;
+    return q == QUANT_U8 || q == QUANT_U4;
+}
+
+static int same_shape(const quant_tensor *a, const quant_tensor *b)
+{
+    int d;
+    if (a->rank != b->rank) return 0;
+    for (d = 0; d < a->rank && d < QUANT_MAX_RANK; ++d)
+        if (a->dims[d] != b->dims[d]) return 0;
+    return 1;
+}
+
+/* the model of the choose pair's statuses. When src can be read and the
+   grid is known, also the per entry min and max with NaN left out (mn, mx,
+   *cells entries of group sizes g); returns them known in *ranges. */
+static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, uint64_t *cells, int *ranges)
+{
+    verdict v = { 0, 0 };
+    const int fused = c->op == 5;
+    const quant_attrs *A = c->attrs_null ? NULL : &c->a;
+    const quant_tensor *src = c->src_tnull ? NULL : &c->src, *dst = fused && !c->dst_tnull ? &c->dst : NULL;
+    const quant_tensor *sc = c->sc_tnull ? NULL : &c->sc, *zp = c->zp_tnull ? NULL : &c->zp;
+    const long long scheme = c->scheme;
+    const int sch_ok = scheme >= 0 && scheme <= 2, sym = scheme == 1;
+    const quant_dtype qdt = fused ? (dst ? dst->dtype : QUANT_UNDEF) : c->qdt;
+    const int q_ok = fused && !dst ? -1 : dstset(0, qdt);           /* -1: no qdt (dst NULL) */
+    const long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
+    const long long f8o = A ? (long long)A->f8_overflow : 0;
+    const int64_t axis = A ? A->axis : 1;
+    int64_t C = 0;
+    int qt_ok, per_ch, pg, c_ok = 0;
+    shape_info ss, ds, scs, zs;
+    grid_info G;
+    size_t i;
+    int d;
+
+    memset(&ss, 0, sizeof ss);
+    ds = scs = zs = ss;
+    memset(&G, 0, sizeof G);
+    *ranges = 0;
+    *cells = 0;
+    /* NULL structs: zps may be NULL for symmetric only */
+    if (!src || !sc || (fused && !dst)) row(&v, QUANT_ERR_NULL, 1);
+    if (!zp && !sym) row(&v, QUANT_ERR_NULL, sch_ok);
+    if (!sch_ok) row(&v, QUANT_ERR_ATTR, 1);
+    /* attribute values (NULL attrs: the defaults) */
+    if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
+    if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
+    qt_ok = qtype >= 0 && qtype <= 2;
+    if (!qt_ok) row(&v, QUANT_ERR_QTYPE, 1);
+    per_ch = qtype == 1;
+    pg = qtype == 2;
+    /* dtypes: a float src, a quantized qdt; f8 symmetric only */
+    if (src && !is_float_t(src->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
+    if (q_ok == 0) row(&v, QUANT_ERR_DTYPE, 1);
+    if (q_ok == 1 && is_f8(qdt) && !sym) row(&v, QUANT_ERR_DTYPE, sch_ok);
+    /* shapes */
+    if (src) {
+        ss = shape_of(src, esize(src->dtype));
+        if (!ss.rank_ok) row(&v, QUANT_ERR_RANK, 1);
+        else if (ss.neg || ss.over) row(&v, QUANT_ERR_SHAPE, 1);
+        else if (!is_float_t(src->dtype) && shape_of(src, 4).over) row(&v, QUANT_ERR_SHAPE, 0);
+        data_rows(&v, src, &ss, is_float_t(src->dtype));
+    }
+    if (dst) {
+        ds = shape_of(dst, esize(dst->dtype));
+        if (!ds.rank_ok) row(&v, QUANT_ERR_RANK, 1);
+        else if (ds.neg || ds.over) row(&v, QUANT_ERR_SHAPE, 1);
+        else if (!dstset(0, dst->dtype) && shape_of(dst, 4).over) row(&v, QUANT_ERR_SHAPE, 0);
+        data_rows(&v, dst, &ds, dstset(0, dst->dtype));
+        if (src) {
+            if (src->rank != dst->rank) row(&v, QUANT_ERR_SHAPE, 1);
+            else
+                for (i = 0; ss.rank_ok && i < (size_t)src->rank; ++i)
+                    if (src->dims[i] != dst->dims[i]) row(&v, QUANT_ERR_SHAPE, 1);
+        }
+    }
+    /* the channel axis, the group shape */
+    if (qt_ok && per_ch && src) {
+        if (!ss.rank_ok) row(&v, QUANT_ERR_AXIS, 0);
+        else if (src->rank == 0 || axis < -(int64_t)src->rank || axis >= (int64_t)src->rank)
+            row(&v, QUANT_ERR_AXIS, 1);
+        else {
+            c_ok = 1;
+            C = src->dims[axis < 0 ? axis + src->rank : axis];
+        }
+    }
+    if (pg) {
+        if (!src || !ss.rank_ok) row(&v, QUANT_ERR_ATTR, 0);
+        else {
+            for (i = 0; i < QUANT_MAX_RANK; ++i)
+                if ((int)i < src->rank ? A->group_shape[i] < 1 : A->group_shape[i] != 0) row(&v, QUANT_ERR_ATTR, 1);
+            G = grid_of(src, &ss, A->group_shape);
+        }
+    }
+    /* scales: f32, shaped as the dynamic ops take them */
+    if (sc) {
+        scs = shape_of(sc, esize(sc->dtype));
+        if (sc->dtype != QUANT_F32) row(&v, QUANT_ERR_SCALES, 1);
+        if (pg) grid_rows(&v, sc, &scs, QUANT_ERR_SCALES, &G, 0);
+        else count_rows(&v, sc, &scs, QUANT_ERR_SCALES, qt_ok, per_ch, c_ok, C, 0);
+        data_rows(&v, sc, &scs, sc->dtype == QUANT_F32);
+    }
+    /* zero points: s32/s8/u8 of the scales' shape (the same count; the same
+       dims, arguably), of a type that holds the scheme's zero points */
+    if (zp) {
+        const int zt_ok = zp->dtype == QUANT_S32 || zp->dtype == QUANT_S8 || zp->dtype == QUANT_U8;
+        zs = shape_of(zp, esize(zp->dtype));
+        if (!zt_ok) row(&v, QUANT_ERR_ZPS, 1);
+        else if (!sym && !zp_fits(zp->dtype, qdt, scheme)) row(&v, QUANT_ERR_ZPS, sch_ok && q_ok == 1);
+        if (pg) grid_rows(&v, zp, &zs, QUANT_ERR_ZPS, &G, 0);
+        else count_rows(&v, zp, &zs, QUANT_ERR_ZPS, qt_ok, per_ch, c_ok, C, 0);
+        if (sc && !same_shape(sc, zp)) row(&v, QUANT_ERR_ZPS, 0);
+        data_rows(&v, zp, &zs, zt_ok);
+    }
+    /* overlaps: scales and zero points apart from src and from each other,
+       dst apart from all three; definite where the sizes are known and the
+       memory held */
+    {
+        const uint64_t sn = ss.known ? nbytes(src->dtype, ss.count) : c->bytes[B_SRC];
+        const uint64_t cn = scs.known ? nbytes(sc->dtype, scs.count) : c->bytes[B_SC];
+        const uint64_t zn = zs.known ? nbytes(zp->dtype, zs.count) : c->bytes[B_ZP];
+        const int sk = src && ss.known && !c->unheld[B_SRC], ck = sc && scs.known && !c->unheld[B_SC];
+        const int zk = zp && zs.known && !c->unheld[B_ZP];
+        const void *sd = src ? src->data : NULL, *cd = sc ? sc->data : NULL, *zd = zp ? zp->data : NULL;
+        if (overlap(cd, cn, sd, sn)) row(&v, QUANT_ERR_OVERLAP, ck && sk);
+        if (overlap(zd, zn, sd, sn)) row(&v, QUANT_ERR_OVERLAP, zk && sk);
+        if (overlap(zd, zn, cd, cn)) row(&v, QUANT_ERR_OVERLAP, zk && ck);
+        if (dst && dst->data) {
+            const uint64_t dn = ds.known ? nbytes(dst->dtype, ds.count) : c->bytes[B_DST];
+            const int dk = ds.known && !c->unheld[B_DST];
+            if (overlap(dst->data, dn, sd, sn)) row(&v, QUANT_ERR_OVERLAP, dk && sk);
+            if (overlap(dst->data, dn, cd, cn)) row(&v, QUANT_ERR_OVERLAP, dk && ck);
+            if (overlap(dst->data, dn, zd, zn)) row(&v, QUANT_ERR_OVERLAP, dk && zk);
+        }
+    }
+    /* the ranges: an infinite one is QUANT_ERR_SCALE_VALUE */
+    if (src && src->data && ss.known && ss.count > 0 && !c->unheld[B_SRC] && is_float_t(src->dtype) && sch_ok &&
+        qt_ok && (!per_ch || c_ok) && (!pg || G.known) && !misaligned(src->data, align_of(src->dtype))) {
+        uint64_t n = 1;
+        for (d = 0; d < src->rank; ++d) {
+            g[d] = pg ? A->group_shape[d] : src->dims[d];
+            if (per_ch && d == (axis < 0 ? axis + src->rank : axis)) g[d] = 1;
+            n *= (uint64_t)((src->dims[d] - 1) / g[d] + 1);
+        }
+        *cells = n;
+        for (i = 0; i < n; ++i) { mn[i] = INFINITY; mx[i] = -INFINITY; }
+        for (i = 0; i < ss.count; ++i) {
+            const float x = load_float(src->dtype, (const uint8_t *)src->data, i);
+            const uint64_t k = grid_index(src, g, i);
+            if (isnan(x)) continue;
+            if (x < mn[k]) mn[k] = x;
+            if (x > mx[k]) mx[k] = x;
+        }
+        for (i = 0; i < n; ++i) {
+            float s, m;
+            int64_t z;
+            if (!o_qparams(mn[i], mx[i], (int)scheme, -128, 127, 0, &s, &z, &m)) { row(&v, QUANT_ERR_SCALE_VALUE, 1); break; }
+        }
+        *ranges = 1;
+    }
+    return v;
+}
+
+static quant_status call_choose(int op, int lib, const quant_tensor *src, quant_tensor *dst, quant_dtype qdt,
+                                long long scheme, const quant_attrs *a, quant_tensor *sc, quant_tensor *zp)
+{
+    const quant_scheme s = (quant_scheme)(int)scheme;
+#if FUZZ_SCALAR_COPY
+    if (!lib) return op == 4 ? ref_choose_qparams(src, qdt, s, a, sc, zp) : ref_choose_and_quantize(src, dst, s, a, sc, zp);
+#else
+    (void)lib;
+#endif
+    return op == 4 ? quant_choose_qparams(src, qdt, s, a, sc, zp) : quant_choose_and_quantize(src, dst, s, a, sc, zp);
+}
+
+/* the expected outputs of a successful call, written into exp (copies of
+   the snapshots): scales, zero points and (fused) dst */
+static void oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const float *mn, const float *mx,
+                          const int64_t *g, uint64_t cells, float *os, float *om, int64_t *oz)
+{
+    const int fused = c->op == 5;
+    const quant_dtype qdt = fused ? c->dst.dtype : c->qdt;
+    const quant_attrs *A = c->attrs_null ? NULL : &c->a;
+    const int rounding = A ? (int)A->rounding : 0, inf_nan = A ? A->f8_overflow == QUANT_F8_INF_NAN : 0;
+    const uint8_t *src = m->snap[m->buf_blk[B_SRC]] + m->buf_off[B_SRC];
+    const uint64_t n = shape_of(&c->src, 4).count;
+    int64_t lo, hi;
+    uint64_t i;
+    qrange_of(qdt, &lo, &hi);
+    for (i = 0; i < cells; ++i) {
+        uint8_t *sp = exp[m->buf_blk[B_SC]] + m->buf_off[B_SC] + 4 * i;
+        if (!o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4, &os[i], &oz[i], &om[i]))
+            fail_case(c, "the oracle has an infinite range where the model had none");
+        memcpy(sp, &os[i], 4);
+        if (!c->zp_tnull) {
+            uint8_t *zq = exp[m->buf_blk[B_ZP]] + m->buf_off[B_ZP];
+            if (c->zp.dtype == QUANT_S32) { const int32_t z = (int32_t)oz[i]; memcpy(zq + 4 * i, &z, 4); }
+            else zq[i] = (uint8_t)oz[i];
+        }
+    }
+    if (!fused) return;
+    {
+        uint8_t *dp = exp[m->buf_blk[B_DST]] + m->buf_off[B_DST];
+        memset(dp, 0, (size_t)nbytes(qdt, n));
+        for (i = 0; i < n; ++i) {
+            const uint64_t k = grid_index(&c->src, g, i);
+            const float x = load_float(c->src.dtype, src, i);
+            unsigned q;
+            if (is_f8(qdt)) q = o_quant_f8(x, os[k], rounding, qdt == QUANT_F8_E5M2, inf_nan);
+            else {
+                int64_t qi;
+                if (c->scheme == 2) {
+                    const float y = o_mul(x, om[k]);
+                    qi = isnan(y) ? o_clamp((double)oz[k], lo, hi) : isinf(y) ? (y > 0 ? hi : lo)
+                       : o_clamp(nearbyint((double)y) + (double)oz[k], lo, hi);
+                } else qi = o_quant_int(x, os[k], oz[k], rounding, lo, hi);
+                q = (unsigned)qi & (is_4bit(qdt) ? 15u : 255u);
+            }
+            if (is_4bit(qdt)) dp[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
+            else dp[i] = (uint8_t)q;
+        }
+    }
+}
+
+/* a source element for the choose pair: pick_f32, or one of a palette of
+   four (constant, all-NaN, all-zero entries) */
+static float choose_value(reader *r, size_t i, const float *pal, int use_pal)
+{
+    if (use_pal) {
+        const unsigned b = rd8(r);
+        return pal[(r->n || b ? b : (unsigned)i) & 3];
+    }
+    return pick_f32(r, i);
+}
+
+static int choose_case(reader *r, unsigned opb)
+{
+    static float mn[CHOOSE_CAP], mx[CHOOSE_CAP], os[CHOOSE_CAP], om[CHOOSE_CAP];
+    static int64_t oz[CHOOSE_CAP];
+    fcase c;
+    mem m;
+    int kind[NBUF], zero_null[NBUF], ranges = 0, fused, k, b, per_ch_gen, c_ok_gen = 0;
+    unsigned mis[NBUF], ov_delta;
+    int64_t C_gen = 0, right, n_sc, n_zp, g[QUANT_MAX_RANK];
+    uint64_t cells = 0;
+    grid_info G_gen;
+    quant_tensor *t_src, *t_dst, *t_sc, *t_zp, keep_t[4];
+    quant_attrs *t_a, keep_a;
+    uint8_t *exp[NBUF];
+    verdict v;
+    quant_status st;
+
+    memset(&c, 0, sizeof c);
+    memset(&m, 0, sizeof m);
+    memset(exp, 0, sizeof exp);
+    c.op = 4 + (int)(opb & 1);
+    fused = c.op == 5;
+    {
+        const unsigned f = rd8(r);
+        c.attrs_null = f >= 200 && f < 236;                           /* the defaults: per tensor */
+        c.sc_tnull = f == 252 || f == 253;
+        c.dst_tnull = fused && f == 254;
+        c.src_tnull = f == 255;
+    }
+    /* src: rank 1..4 mostly; dims below the rank from the input, past it junk */
+    {
+        const unsigned rb = rd8(r), junk = rd8(r);
+        c.src.rank = rb < 200 ? 1 + (int)(rb % 4) : (int)((rb + 3) % 15) - 1;
+        for (k = 0; k < QUANT_MAX_RANK; ++k)
+            c.src.dims[k] = k < c.src.rank ? pick_dim(r) : (junk & 1) ? -1 - k : 0;
+    }
+    {
+        static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4 };
+        static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
+        const unsigned t = rd8(r), w = rd8(r);
+        c.src.dtype = w < 240 ? fl[w % 4] : wild_dtypes[w % N(wild_dtypes)];
+        c.qdt = t < 240 ? qd[t % N(qd)] : wild_dtypes[t % N(wild_dtypes)];
+    }
+    c.dst = c.src;
+    c.dst.dtype = c.qdt;
+    if (fused) {
+        const unsigned b2 = rd8(r);
+        if (b2 >= 236 && b2 < 244) {                                  /* dims differ */
+            int64_t *d = &c.dst.dims[rd8(r) % QUANT_MAX_RANK];
+            const unsigned how = rd8(r) % 3;
+            *d = how == 0 ? (*d == INT64_MAX ? 0 : *d + 1) : how == 1 ? 0 : -1;
+        } else if (b2 >= 244 && b2 < 250) c.dst.rank = (int)(rd8(r) % 15) - 1;
+        else if (b2 >= 250) {                                          /* dims past the rank: ignored */
+            for (k = c.dst.rank < 0 ? 0 : c.dst.rank; k < QUANT_MAX_RANK; ++k) c.dst.dims[k] = -3;
+        }
+    }
+    {
+        static const long long wild_s[] = { 3, -1, 1000, 0x7FFFFFFF };
+        const unsigned sb = rd8(r);
+        c.scheme = sb < 240 ? (is_f8(c.qdt) && sb < 120 ? 1 : (long long)(sb % 3)) : wild_s[sb % 4];
+    }
+    /* attributes, as for the other ops */
+    c.a = quant_attrs_default();
+    {
+        const unsigned q = rd8(r), ax = rd8(r), ro = rd8(r), fo = rd8(r);
+        static const int wild_q[] = { 4, -1, 3, 1000 };
+        static const int64_t wild_axis[] = { INT64_MIN, INT64_MAX, 12, -12, 13, -13, ((int64_t)1 << 32) + 1,
+                                             -((int64_t)1 << 32), (int64_t)1 << 31 };
+        static const int wild_r[] = { 4, -1, 0x7FFFFFFF, 5 };
+        static const int wild_f[] = { 2, -1, 0x7FFFFFFF };
+        c.a.qtype = (quant_qtype)(q < 90 ? 0 : q < 170 ? 1 : q < 236 ? 2 : wild_q[q % 4]);
+        c.a.axis = ax < 216 ? (int64_t)(ax % 9) - 4 : wild_axis[ax % N(wild_axis)];
+        c.a.rounding = (quant_rounding)(ro < 240 ? (int)(ro % 4) : wild_r[ro % 4]);
+        c.a.f8_overflow = (quant_f8_overflow)(fo < 240 ? (int)(fo % 2) : wild_f[fo % 3]);
+    }
+    {
+        static const int64_t past[] = { 1, -1, 4, INT64_MAX };
+        const unsigned gm = rd8(r);
+        const int rk = c.src.rank < 0 ? 0 : c.src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.src.rank;
+        if (c.a.qtype == QUANT_PER_GROUP || gm >= 232) {
+            for (k = 0; k < rk; ++k) c.a.group_shape[k] = pick_group(r, c.src.dims[k]);
+            if (gm >= 216 && rk < QUANT_MAX_RANK) c.a.group_shape[rk + (int)(gm % (unsigned)(QUANT_MAX_RANK - rk))] = past[gm % 4];
+        }
+    }
+    /* the grid the scales and zero points are sized from (NULL attrs: per tensor) */
+    per_ch_gen = !c.attrs_null && c.a.qtype == QUANT_PER_CHANNEL;
+    if (per_ch_gen && c.src.rank > 0 && c.src.rank <= QUANT_MAX_RANK && c.a.axis >= -c.src.rank &&
+        c.a.axis < c.src.rank) {
+        c_ok_gen = 1;
+        C_gen = c.src.dims[c.a.axis < 0 ? c.a.axis + c.src.rank : c.a.axis];
+    }
+    right = per_ch_gen && c_ok_gen && C_gen >= 0 && C_gen <= CHOOSE_CAP ? C_gen : 1;
+    memset(&G_gen, 0, sizeof G_gen);
+    if (!c.attrs_null && c.a.qtype == QUANT_PER_GROUP) {
+        const shape_info ss = shape_of(&c.src, esize(c.src.dtype));
+        G_gen = grid_of(&c.src, &ss, c.a.group_shape);
+        if (G_gen.known && G_gen.count <= CHOOSE_CAP) right = (int64_t)G_gen.count;
+    }
+    /* scales and zero points: counts, shapes, dtypes */
+    {
+        const unsigned ds = rd8(r), zm = rd8(r), dz = rd8(r);
+        static const quant_dtype zt[] = { QUANT_S32, QUANT_S8, QUANT_U8 };
+        const grid_info *gi = G_gen.known ? &G_gen : NULL;
+        n_sc = pick_count(r, right, c_ok_gen, C_gen, 1);
+        pick_aux_shape(r, &c.sc, n_sc, !per_ch_gen, gi);
+        c.sc.dtype = ds < 220 ? QUANT_F32 : ds < 228 ? QUANT_F16 : ds < 236 ? QUANT_BF16 : wild_dtypes[ds % N(wild_dtypes)];
+        c.zp_tnull = zm < 64;
+        if (zm < 208) c.zp = c.sc;                                     /* the scales' shape */
+        else {
+            n_zp = zm < 232 ? n_sc : pick_count(r, right, c_ok_gen, C_gen, 1);
+            pick_aux_shape(r, &c.zp, n_zp, !per_ch_gen, gi);
+        }
+        c.zp.dtype = dz < 231 ? zt[dz % N(zt)] : wild_dtypes[dz % N(wild_dtypes)];
+    }
+    /* sizes: a valid tensor too large to hold only where the call must fail */
+    {
+        int ok = 1;
+        if (!tensor_bytes(&c.src, CHOOSE_CAP, &c.bytes[B_SRC], &c.unheld[B_SRC])) c.unheld[B_SRC] = 2;
+        if (fused && !tensor_bytes(&c.dst, CHOOSE_CAP, &c.bytes[B_DST], &c.unheld[B_DST])) c.unheld[B_DST] = 2;
+        ok &= tensor_bytes(&c.sc, CHOOSE_CAP, &c.bytes[B_SC], &c.unheld[B_SC]);
+        ok &= tensor_bytes(&c.zp, CHOOSE_CAP, &c.bytes[B_ZP], &c.unheld[B_ZP]);
+        if (c.zp_tnull) c.bytes[B_ZP] = 0, c.unheld[B_ZP] = 0;
+        if (c.sc_tnull) c.bytes[B_SC] = 0, c.unheld[B_SC] = 0;
+        if (!ok) { STAT(++stat_skipped); return 0; }
+    }
+    /* attrs' lists, which the choose pair ignores */
+    {
+        const unsigned xs = rd8(r), xz = rd8(r);
+        c.bytes[B_XS] = (xs & 1) ? 0 : (size_t)(xs >> 1) % 4 * 4;
+        c.a.n_scales = (xs & 1) ? (size_t)(xs >> 1) : c.bytes[B_XS] / 4;
+        c.bytes[B_XZ] = (xz & 1) ? 0 : (size_t)(xz >> 1) % 4 * 8;
+        c.a.n_zps = (xz & 1) ? (size_t)(xz >> 1) : c.bytes[B_XZ] / 8;
+    }
+    /* pointers: own, NULL or misaligned; a pair of buffers overlapping */
+    for (b = 0; b < NBUF; ++b) {
+        const unsigned p = b < 4 ? rd8(r) : 0;
+        kind[b] = p < 220 ? K_OWN : p < 234 ? K_NULL : K_MIS;
+        mis[b] = kind[b] == K_MIS ? 1 + p % 3 : 0;
+        zero_null[b] = p & 1;
+    }
+    if (!fused) kind[B_DST] = K_NULL;
+    if (c.sc_tnull) kind[B_SC] = K_NULL;
+    if (c.zp_tnull) kind[B_ZP] = K_NULL;
+    kind[B_XS] = c.a.n_scales && !c.bytes[B_XS] ? K_NULL : K_OWN;
+    kind[B_XZ] = c.a.n_zps && !c.bytes[B_XZ] ? K_NULL : K_OWN;
+    {
+        static const int modes[2][8] = {
+            { OV_SRC_SC, OV_ZP_SRC, OV_ZP_SC, OV_SRC_SC, OV_ZP_SRC, OV_ZP_SC, OV_SRC_SC, OV_ZP_SC },
+            { OV_SRC_SC, OV_ZP_SRC, OV_ZP_SC, OV_SRC, OV_SC, OV_ZP, OV_SAME, OV_XS }
+        };
+        const unsigned o = rd8(r);
+        ov_delta = rd16(r);
+        c.ov = o < 192 ? OV_NONE : modes[fused][o % 8];
+    }
+    alloc_bufs(&c, &m, kind, mis, zero_null, ov_delta);
+    /* contents: a pattern (the outputs poisoned), then src from the input */
+    for (b = 0; b < NBUF; ++b) {
+        size_t i;
+        for (i = 0; i < m.size[b]; ++i) m.blk[b][i] = (uint8_t)(0xA5 ^ (i * 7) ^ ((size_t)b << 5));
+    }
+    {
+        uint8_t *p;
+        size_t i;
+        if ((p = (uint8_t *)c.ptr[B_XS]) != NULL)
+            for (i = 0; i + 4 <= c.bytes[B_XS]; i += 4) { const uint32_t u = pick_scale_bits(r); memcpy(p + i, &u, 4); }
+        if ((p = (uint8_t *)c.ptr[B_SRC]) != NULL) {
+            const size_t nb = c.bytes[B_SRC];
+            const unsigned pm = rd8(r);
+            float pal[4];
+            for (k = 0; k < 4; ++k) pal[k] = pm >= 192 ? pick_f32(r, (size_t)k) : 0.0f;
+            if (c.src.dtype == QUANT_F32)
+                for (i = 0; i + 4 <= nb; i += 4) {
+                    const float x = choose_value(r, i / 4, pal, pm >= 192);
+                    memcpy(p + i, &x, 4);
+                }
+            else if (is_h16(c.src.dtype)) {
+                const int bf = c.src.dtype == QUANT_BF16;
+                uint16_t hp[4];
+                for (k = 0; k < 4; ++k) hp[k] = bf ? o_bf16_code(pal[k]) : o_f16_code(pal[k]);
+                for (i = 0; i + 2 <= nb; i += 2) {
+                    uint16_t h;
+                    if (pm >= 192) { const unsigned bb = rd8(r); h = hp[(r->n || bb ? bb : (unsigned)(i / 2)) & 3]; }
+                    else h = pick_h16(r, i / 2, bf);
+                    memcpy(p + i, &h, 2);
+                }
+            } else for (i = 0; i < nb; ++i) p[i] = r->n ? (uint8_t)rd8(r) : (uint8_t)(i * 37 + 11);
+        }
+    }
+    c.src.data = c.ptr[B_SRC];
+    c.dst.data = c.ptr[B_DST];
+    c.sc.data = c.ptr[B_SC];
+    c.zp.data = c.ptr[B_ZP];
+    c.a.scales = (const float *)c.ptr[B_XS];
+    c.a.zps = (const int64_t *)c.ptr[B_XZ];
+
+    v = model_choose(&c, mn, mx, g, &cells, &ranges);
+    if (!v.fail && (c.unheld[B_SRC] || (fused && c.unheld[B_DST]) || c.unheld[B_SC] || c.unheld[B_ZP])) {
+        STAT(++stat_skipped);
+        mem_free(&m);
+        return 0;
+    }
+    for (b = 0; b < NBUF; ++b) {
+        if (!m.blk[b]) continue;
+        m.snap[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
+        memcpy(m.snap[b], m.blk[b], m.size[b]);
+    }
+    t_src = c.src_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *t_src);
+    t_dst = !fused || c.dst_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *t_dst);
+    t_sc = c.sc_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *t_sc);
+    t_zp = c.zp_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *t_zp);
+    t_a = c.attrs_null ? NULL : (quant_attrs *)xmalloc(sizeof *t_a);
+    if (t_src) *t_src = c.src;
+    if (t_dst) *t_dst = c.dst;
+    if (t_sc) *t_sc = c.sc;
+    if (t_zp) *t_zp = c.zp;
+    if (t_a) *t_a = c.a;
+    keep_t[0] = c.src; keep_t[1] = c.dst; keep_t[2] = c.sc; keep_t[3] = c.zp; keep_a = c.a;
+
+    STAT(if (getenv("FUZZ_VERBOSE")) { dump_case(&c); fprintf(stderr, "  model set 0x%x fail %d\n", v.set, v.fail); });
+    st = call_choose(c.op, 1, t_src, t_dst, c.qdt, c.scheme, t_a, t_sc, t_zp);
+    {
+        char msg[512];
+        const int acceptable = v.fail ? st != QUANT_OK && ((v.set >> (unsigned)st) & 1u)
+                                      : st == QUANT_OK || ((v.set >> (unsigned)st) & 1u);
+        if ((unsigned)st >= 32 || !acceptable) {
+            int s, len;
+            len = snprintf(msg, sizeof msg, "status %d (%s); the model %s", (int)st, quant_status_str(st),
+                           v.fail ? "says it must fail with one of:" : "says QUANT_OK, or one of:");
+            for (s = 1; s < 32 && len > 0 && (size_t)len < sizeof msg; ++s)
+                if ((v.set >> s) & 1u) len += snprintf(msg + len, sizeof msg - (size_t)len, " %d (%s)", s,
+                                                       quant_status_str((quant_status)s));
+            fail_case(&c, msg);
+        }
+        if ((t_src && memcmp(t_src, &keep_t[0], sizeof *t_src)) || (t_dst && memcmp(t_dst, &keep_t[1], sizeof *t_dst)) ||
+            (t_sc && memcmp(t_sc, &keep_t[2], sizeof *t_sc)) || (t_zp && memcmp(t_zp, &keep_t[3], sizeof *t_zp)) ||
+            (t_a && memcmp(t_a, &keep_a, sizeof *t_a)))
+            fail_case(&c, "a tensor or attribute struct changed");
+    }
+    STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
+         if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
+         if (st == QUANT_OK && ranges) stat_elems[c.op] += (unsigned long)shape_of(&c.src, 4).count;
+         if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> status %d\n", (int)st));
+    /* the expected memory: as it was, and on success the outputs as the oracle says */
+    for (b = 0; b < NBUF; ++b) {
+        if (!m.blk[b]) continue;
+        exp[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
+        memcpy(exp[b], m.snap[b], m.size[b]);
+    }
+    if (st == QUANT_OK && ranges) oracle_choose(&c, &m, exp, mn, mx, g, cells, os, om, oz);
+    else if (st == QUANT_OK && shape_of(&c.src, 4).count != 0)
+        fail_case(&c, "QUANT_OK where the model cannot tell the ranges");
+    for (b = 0; b < NBUF; ++b) {
+        size_t i;
+        for (i = 0; m.blk[b] && i < m.size[b]; ++i)
+            if (m.blk[b][i] != exp[b][i]) {
+                char msg[512];
+                int which = -1, x;
+                for (x = 0; x < NBUF; ++x)
+                    if (m.buf_blk[x] == b && i >= m.buf_off[x] && i < m.buf_off[x] + c.bytes[x]) which = x;
+                if (st == QUANT_OK && which == B_SC)
+                    snprintf(msg, sizeof msg, "scale %lu: oracle %a, library byte %lu 0x%02x, expected 0x%02x (entry min %a max %a)",
+                             (unsigned long)((i - m.buf_off[B_SC]) / 4), (double)os[(i - m.buf_off[B_SC]) / 4],
+                             (unsigned long)i, m.blk[b][i], exp[b][i], (double)mn[(i - m.buf_off[B_SC]) / 4],
+                             (double)mx[(i - m.buf_off[B_SC]) / 4]);
+                else
+                    snprintf(msg, sizeof msg, "status %d: byte %lu of the block of %s (inside %s) is 0x%02x, expected "
+                             "0x%02x (was 0x%02x)", (int)st, (unsigned long)i, buf_name[b],
+                             which >= 0 ? buf_name[which] : "no buffer", m.blk[b][i], exp[b][i], m.snap[b][i]);
+                fail_case(&c, msg);
+            }
+    }
+#if FUZZ_SCALAR_COPY
+    {
+        quant_status st2;
+        for (b = 0; b < NBUF; ++b) {
+            if (!m.blk[b]) continue;
+            m.post[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
+            memcpy(m.post[b], m.blk[b], m.size[b]);
+            memcpy(m.blk[b], m.snap[b], m.size[b]);
+        }
+        st2 = call_choose(c.op, 0, t_src, t_dst, c.qdt, c.scheme, t_a, t_sc, t_zp);
+        if (st2 != st) fail_case(&c, "the scalar copy returns another status");
+        for (b = 0; b < NBUF; ++b)
+            if (m.blk[b] && memcmp(m.blk[b], m.post[b], m.size[b]) != 0)
+                fail_case(&c, "the scalar copy writes other bytes");
+    }
+#endif
+    for (b = 0; b < NBUF; ++b) free(exp[b]);
+    free(t_src);
+    free(t_dst);
+    free(t_sc);
+    free(t_zp);
+    free(t_a);
+    mem_free(&m);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = { data, size };
@@ -1130,6 +1766,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&m, 0, sizeof m);
     c.op = (int)rd8(&r);
     if (c.op >= 252) { row_kernel_case(&r); return 0; }
+    if (c.op >= 244) return choose_case(&r, (unsigned)c.op);
     c.op %= 4;
     dyn = c.op >= 2;
     quantize = c.op % 2 == 0;
@@ -1295,54 +1932,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* allocate */
-    for (b = 0; b < NBUF; ++b) m.buf_blk[b] = -1;
-    {
-        int pa = -1, pb = -1;   /* the pair sharing one block: pa first in it */
-        switch (c.ov) {
-        case OV_SRC: case OV_SAME: pa = B_SRC; pb = B_DST; break;
-        case OV_SC: pa = B_SC; pb = B_DST; break;
-        case OV_ZP: pa = B_ZP; pb = B_DST; break;
-        case OV_XS: pa = B_XS; pb = B_DST; break;
-        case OV_SRC_SC: pa = B_SC; pb = B_SRC; break;
-        default: break;
-        }
-        if (pa >= 0 && (kind[pa] == K_NULL || kind[pb] == K_NULL)) pa = pb = -1;
-        if (pa >= 0) {
-            /* pb at pa + delta, delta in [-bytes[pb], bytes[pa]]: overlapping or touching; half
-               the time at an edge, where one byte (a packed tensor's last, say) decides. pa
-               starts on an 8-byte boundary (plus its misalignment), so pb's own alignment is
-               all that rounds delta. */
-            const long long na = (long long)c.bytes[pa], nb = (long long)c.bytes[pb], al = buf_align(&c, pb);
-            const unsigned edge = ov_delta >> 14;
-            long long delta = c.ov == OV_SAME ? 0 : (long long)(ov_delta % (unsigned)(na + nb + 1)) - nb, lo, oa, ob;
-            if (c.ov != OV_SAME && (ov_delta & 0x2000u))
-                delta = edge == 0 ? 1 - nb : edge == 1 ? na - 1 : edge == 2 ? -nb : na;
-            delta -= delta % al;
-            delta += (long long)mis[pb] - (long long)mis[pa];
-            lo = delta < 0 ? -delta : 0;
-            lo = (lo + 7) / 8 * 8;
-            oa = lo + (long long)mis[pa];
-            ob = oa + delta;
-            m.size[pa] = (size_t)((oa + na > ob + nb) ? oa + na : ob + nb);
-            m.blk[pa] = (uint8_t *)xmalloc(m.size[pa] ? m.size[pa] : 1);
-            m.buf_blk[pa] = m.buf_blk[pb] = pa;
-            m.buf_off[pa] = (size_t)oa;
-            m.buf_off[pb] = (size_t)ob;
-        } else c.ov = OV_NONE;
-        for (b = 0; b < NBUF; ++b) {
-            if (m.buf_blk[b] >= 0 || kind[b] == K_NULL) continue;
-            if (c.bytes[b] == 0 && kind[b] == K_OWN && zero_null[b]) continue;
-            m.size[b] = c.bytes[b] + mis[b];
-            m.blk[b] = (uint8_t *)malloc(m.size[b]);   /* malloc(0): a unique pointer to nothing */
-            if (!m.blk[b]) {
-                if (m.size[b]) { fprintf(stderr, "fuzz_ops: out of memory\n"); abort(); }
-                continue;
-            }
-            m.buf_blk[b] = b;
-            m.buf_off[b] = mis[b];
-        }
-        for (b = 0; b < NBUF; ++b) c.ptr[b] = m.buf_blk[b] >= 0 ? m.blk[m.buf_blk[b]] + m.buf_off[b] : NULL;
-    }
+    alloc_bufs(&c, &m, kind, mis, zero_null, ov_delta);
     /* contents: a pattern, then the scales, zero points and src from the input */
     for (b = 0; b < NBUF; ++b) {
         size_t i;
