@@ -81,6 +81,7 @@
      axis         decimal int64, optional sign; negative counts from the end
      rounding     exact | onednn | onnx | torch
      f8_overflow  saturate | inf_nan
+     on_error     untouched | partial (see CHOOSING SCALES FROM THE DATA)
    An unknown name is QUANT_ERR_ATTR, a value that does not parse
    QUANT_ERR_PARSE; on either the attributes are unchanged.
 
@@ -110,7 +111,8 @@
    2^126), so every scale written passes validation. An entry whose
    max0 - min0 (asymmetric, nudged) or max(-min0, max0) is infinite (an
    infinite element, or a range past the largest float) is
-   QUANT_ERR_SCALE_VALUE with nothing written. f8 takes only symmetric
+   QUANT_ERR_SCALE_VALUE with nothing written (on_error partial: see
+   below). f8 takes only symmetric
    (else QUANT_ERR_DTYPE). scales: an f32 tensor shaped as the dynamic ops
    take it (else QUANT_ERR_SCALES); zps: s32, s8 or u8 of the same shape,
    of a type that holds [qmin, qmax] (else QUANT_ERR_ZPS), or NULL for
@@ -125,9 +127,13 @@
    cache, each quantized right after its range is known. Reads: a grid of
    at most 256 entries (2 in a scalar build) is read once by
    quant_choose_qparams; the fused op reads each element twice, the
-   second time from cache except per tensor. With more entries, one more
-   read of src first makes sure no range is infinite, because nothing may
-   be written before that is known.
+   second time from cache except per tensor and per column. With more
+   entries (the fused op: more than 64 Ki elements), one more read of src
+   first makes sure no range is infinite, because nothing may be written
+   before that is known; attrs' on_error = QUANT_ON_ERROR_PARTIAL drops
+   that read, and then an infinite range returns QUANT_ERR_SCALE_VALUE
+   with the outputs partly written (which parts is unspecified). Errors in
+   the arguments write nothing either way.
 
    FINDING YOUR WAY: grep for these tags
 
@@ -205,7 +211,8 @@
                             zps list with n_zps 0; a non-zero zero point
                             with f8
      QUANT_ERR_ZP_VALUE     a static zero point outside int32
-     QUANT_ERR_ATTR         unknown rounding or f8_overflow value (any op),
+     QUANT_ERR_ATTR         unknown rounding, f8_overflow or on_error value
+                            (any op),
                             unknown attribute name; per group, a
                             group_shape entry < 1 below the rank or set
                             past it
@@ -264,6 +271,13 @@ typedef enum quant_rounding {
 } quant_rounding;
 
 typedef enum quant_f8_overflow { QUANT_F8_SATURATE = 0, QUANT_F8_INF_NAN = 1 } quant_f8_overflow;
+/* What an error found in the data (only the choose pair finds one: an
+   infinite range) leaves in the outputs. Errors in the arguments always
+   leave them untouched. */
+typedef enum quant_on_error {
+    QUANT_ON_ERROR_UNTOUCHED = 0, /* nothing written; may cost one more read of src */
+    QUANT_ON_ERROR_PARTIAL = 1    /* outputs partly written; src read once */
+} quant_on_error;
 
 typedef struct quant_attrs {
     quant_qtype       qtype;       /* default QUANT_PER_TENSOR */
@@ -275,6 +289,7 @@ typedef struct quant_attrs {
     quant_rounding    rounding;    /* default QUANT_ROUND_EXACT */
     quant_f8_overflow f8_overflow; /* default QUANT_F8_SATURATE */
     int64_t           group_shape[QUANT_MAX_RANK]; /* per_group: group size along each src dim, >= 1 */
+    quant_on_error    on_error;    /* default QUANT_ON_ERROR_UNTOUCHED */
 } quant_attrs;
 
 typedef enum quant_status {
@@ -3436,7 +3451,8 @@ QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_li
             return QUANT_ERR_ATTR;
 #endif
     }
-    if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN)
+    if ((a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN) ||
+        (a->on_error != QUANT_ON_ERROR_UNTOUCHED && a->on_error != QUANT_ON_ERROR_PARTIAL))
         return QUANT_ERR_ATTR;
     if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && !(QUANT__GROUPS && a->qtype == QUANT_PER_GROUP))
         return QUANT_ERR_QTYPE;
@@ -3683,7 +3699,8 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
 }
 
 /* what a NULL attrs stands for */
-static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 } };
+static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
+                                            QUANT_ON_ERROR_UNTOUCHED };
 
 /* Shared by all four operations: static and dynamic ops differ only in
    where scales and zero points come from (attrs lists, or tensors). */
@@ -4209,13 +4226,15 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 #endif
 /* the fused op's source elements a batch of entries may span: 256 KiB of
    f32 stay in a core's L2 between the range and the quantization, and a
-   tensor that small is one batch, read once before anything is written */
+   tensor that small is one batch, read once before anything is written
+   (batches of 2, 4, 8 and 16 Ki elements, in L1, measured no faster) */
 #define QUANT__FUSE_ELEMS 65536u
 
 /* Ranges, then scales and zero points, a batch of grid entries at a time;
-   with fuse, each batch quantized right after, under p->flags. */
+   with fuse, each batch quantized right after, under p->flags. partial:
+   attrs' on_error is QUANT_ON_ERROR_PARTIAL. */
 QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned scheme, size_t n, float *sout,
-                                               const quant_tensor *zps, int fuse)
+                                               const quant_tensor *zps, int fuse, int partial)
 {
     float lo[QUANT__CELLS], hi[QUANT__CELLS];
     int32_t zp[QUANT__CELLS];
@@ -4227,7 +4246,7 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
     per = QUANT__CELLS;
     if (fuse && quant__gcell(p, &g, g.r - 1) != 1) /* entries of whole runs: as many as stay in cache */
         per = g.cell_elems >= QUANT__FUSE_ELEMS ? 1 : QUANT__FUSE_ELEMS / g.cell_elems < per ? QUANT__FUSE_ELEMS / g.cell_elems : per;
-    if (g.cells > per) {
+    if (g.cells > per && !partial) {
         /* nothing is written before every range is known to be finite:
            one read of src says so unless it holds a magnitude of 2^127
            or more (only then can a range be infinite); then every batch is
@@ -4288,6 +4307,7 @@ QUANT__DEF quant_attrs quant_attrs_default(void)
 #if QUANT_MAX_RANK != 12
 #  error "quant_attrs_default: one store per group_shape entry"
 #endif
+    a.on_error = QUANT_ON_ERROR_UNTOUCHED;
     return a;
 }
 
@@ -4329,7 +4349,8 @@ QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtyp
                                                 attrs ? attrs : &quant__defaults, scales, zps, &n);
     if (st != QUANT_OK) return st;
     if (n == 0) return QUANT_OK; /* an empty tensor: nothing written */
-    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 0);
+    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 0,
+                             attrs && attrs->on_error == QUANT_ON_ERROR_PARTIAL);
 }
 
 QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
@@ -4346,7 +4367,8 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
                   ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 ? QUANT__F_U8 : 0u)
                   : quant__flags(a, (unsigned)dst->dtype));
     if (n == 0) return QUANT_OK;
-    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 1);
+    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 1,
+                             a->on_error == QUANT_ON_ERROR_PARTIAL);
 }
 #endif
 
@@ -4485,7 +4507,7 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
     case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not s8/u8/s32/s4/u4 or not shaped as the scales, a zps list with n_zps 0, or a non-zero zero point with f8";
     case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
-    case QUANT_ERR_ATTR:        return "unknown rounding or f8_overflow value, unknown attribute name, or a group_shape entry out of range";
+    case QUANT_ERR_ATTR:        return "unknown rounding, f8_overflow or on_error value, unknown attribute name, or a group_shape entry out of range";
     case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
     case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
     case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes, or f16/bf16 data to 2";
@@ -4581,6 +4603,7 @@ QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const 
     static const char *const qtypes[] = { "per_tensor", "per_channel", "per_group" };
     static const char *const roundings[] = { "exact", "onednn", "onnx", "torch" };
     static const char *const overflows[] = { "saturate", "inf_nan" };
+    static const char *const on_errors[] = { "untouched", "partial" };
     quant_status st;
     int k = 0;
     if (a == NULL || name == NULL || value == NULL) return QUANT_ERR_NULL;
@@ -4601,6 +4624,10 @@ QUANT__DEF quant_status quant_attrs_set(quant_attrs *a, const char *name, const 
     if (quant__streq(name, "f8_overflow")) {
         if ((st = quant__pick(value, overflows, 2, &k)) == QUANT_OK)
             a->f8_overflow = (quant_f8_overflow)k;
+        return st;
+    }
+    if (quant__streq(name, "on_error")) {
+        if ((st = quant__pick(value, on_errors, 2, &k)) == QUANT_OK) a->on_error = (quant_on_error)k;
         return st;
     }
     return QUANT_ERR_ATTR;

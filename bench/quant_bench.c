@@ -391,14 +391,15 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
 /* ---- choosing scales from the data -------------------------------------- */
 /* Rows: choose (quant_choose_qparams) and fused (quant_choose_and_quantize)
    per tensor (asymmetric u8, rounding onnx: ONNX DynamicQuantizeLinear)
-   and per row of 4096 (nudged s8, XNNPACK's qd8). Columns: the limit
+   and per row of 4096 (nudged s8, XNNPACK's qd8; rows-p: the same with
+   on_error partial, which reads src once). Columns: the limit
    (read-only for choose; read 4n, write n for fused), quantize-only
    (quant_dynamic_quantize with the chosen scales, same rounding), the
    plain C two-pass loop (asymmetric, ONNX's formula), the dispatch build. */
 enum { C_QUANT, C_LIMIT, C_QONLY, C_PLAIN, C_DISP, N_C };
 
 typedef struct cctx {
-    int fused, rows, which;
+    int fused, rows, which; /* rows: 1 per row, 2 per row with on_error partial */
     size_t n;
     const float *x;
     uint8_t *q;
@@ -453,9 +454,10 @@ static void choose_section(int quick, int runs, const char *filter, const float 
     int32_t *z = malloc(sizeof(int32_t) * (33554432 / ROW_LEN));
     size_t si;
     int fused, rows, head = 0;
+    static const char *const layouts[3] = { "tensor", "rows", "rows-p" };
     (void)names;
     for (si = 0; si < nsizes; ++si)
-        for (rows = 0; rows < 2; ++rows)
+        for (rows = 0; rows < 3; ++rows)
             for (fused = 0; fused < 2; ++fused) {
                 cctx c[N_C];
                 double t[N_C][64], ratio[N_C], ns;
@@ -463,7 +465,7 @@ static void choose_section(int quick, int runs, const char *filter, const float 
                 char name[96];
                 int i, k;
                 const size_t n = sizes[si];
-                snprintf(name, sizeof name, "%s %s n=%zu", fused ? "fused" : "choose", rows ? "rows" : "tensor", n);
+                snprintf(name, sizeof name, "%s %s n=%zu", fused ? "fused" : "choose", layouts[rows], n);
                 if (filter && !strstr(name, filter)) continue;
                 if (!head) {
                     printf("\nscales from the data: choose = quant_choose_qparams, fused = quant_choose_and_quantize;\n"
@@ -482,6 +484,7 @@ static void choose_section(int quick, int runs, const char *filter, const float 
                         c[i].src.rank = 2; c[i].src.dims[0] = (int64_t)(n / ROW_LEN); c[i].src.dims[1] = ROW_LEN;
                         c[i].a.qtype = QUANT_PER_CHANNEL; c[i].a.axis = 0; c[i].a.rounding = QUANT_ROUND_TORCH;
                         c[i].st.rank = 1; c[i].st.dims[0] = (int64_t)(n / ROW_LEN);
+                        if (rows == 2) c[i].a.on_error = QUANT_ON_ERROR_PARTIAL;
                     } else {
                         c[i].src.rank = 1; c[i].src.dims[0] = (int64_t)n; c[i].a.rounding = QUANT_ROUND_ONNX;
                         c[i].st.rank = 1; c[i].st.dims[0] = 1;
@@ -507,7 +510,7 @@ static void choose_section(int quick, int runs, const char *filter, const float 
                 }
                 ns = median(t[C_QUANT], runs);
                 printf("%-8s %-6s %9zu %9.4f %8.2f %9.2f %8.2f %8.2f\n", fused ? "fused" : "choose",
-                       rows ? "rows" : "tensor", n, ns, ratio[C_LIMIT], ratio[C_QONLY], ratio[C_PLAIN],
+                       layouts[rows], n, ns, ratio[C_LIMIT], ratio[C_QONLY], ratio[C_PLAIN],
                        1.0 / ratio[C_DISP]);
                 fflush(stdout);
             }

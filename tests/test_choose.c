@@ -90,7 +90,7 @@ static size_t cell_of(const choice *c, size_t i)
 }
 
 /* the oracle's scales, zero points and multipliers; 0 when a range is infinite */
-static int oracle_params(const choice *c, float *s, int64_t *z, float *m)
+static int oracle_params(const choice *c, float *s, int64_t *z, float *m, unsigned char *good)
 {
     float *mn = malloc(c->cells * sizeof *mn), *mx = malloc(c->cells * sizeof *mx);
     int64_t lo, hi;
@@ -105,9 +105,11 @@ static int oracle_params(const choice *c, float *s, int64_t *z, float *m)
         if (x < mn[k]) mn[k] = x;
         if (x > mx[k]) mx[k] = x;
     }
-    for (i = 0; i < c->cells; ++i)
-        if (!o_qparams(mn[i], mx[i], c->scheme, lo, hi, c->qdt == QUANT_U8 || c->qdt == QUANT_U4, &s[i], &z[i], &m[i]))
-            ok = 0;
+    for (i = 0; i < c->cells; ++i) {
+        good[i] = (unsigned char)o_qparams(mn[i], mx[i], c->scheme, lo, hi, c->qdt == QUANT_U8 || c->qdt == QUANT_U4,
+                                           &s[i], &z[i], &m[i]);
+        ok &= good[i];
+    }
     free(mn);
     free(mx);
     return ok;
@@ -141,11 +143,14 @@ static int zp_fits(quant_dtype zt, quant_dtype q, int scheme)
 
 static long cases_run;
 
-static void run_case(choice *c, quant_dtype zt, int rounding, const char *what)
+/* on_error: attrs' on_error (partial: the same results, and on error the
+   status, with every scale either untouched or right) */
+static void run_case(choice *c, quant_dtype zt, int rounding, int on_error, const char *what)
 {
     float *os = malloc(c->cells * sizeof *os), *om = malloc(c->cells * sizeof *om);
     int64_t *oz = malloc(c->cells * sizeof *oz);
-    const int ok = oracle_params(c, os, oz, om);
+    unsigned char *good = malloc(c->cells);
+    const int ok = oracle_params(c, os, oz, om, good);
     const size_t sb = 4 * c->cells, zb = nbytes(zt, c->cells), db = nbytes(c->qdt, c->n);
     unsigned char *sbuf = alloc(sb), *zbuf = alloc(zb), *dbuf = alloc(db);
     quant_tensor st, zt_, dt;
@@ -171,6 +176,7 @@ static void run_case(choice *c, quant_dtype zt, int rounding, const char *what)
     dt.dtype = c->qdt;
     dt.data = dbuf;
     c->a.rounding = (quant_rounding)rounding;
+    c->a.on_error = (quant_on_error)on_error;
     for (fused = 0; fused < 2; ++fused) {
         quant_status r;
         memset(sbuf, 0xA5, sb);
@@ -178,6 +184,15 @@ static void run_case(choice *c, quant_dtype zt, int rounding, const char *what)
         memset(dbuf, 0xA5, db);
         r = fused ? quant_choose_and_quantize(&c->src, &dt, (quant_scheme)c->scheme, &c->a, &st, with_zp ? &zt_ : NULL)
                   : quant_choose_qparams(&c->src, c->qdt, (quant_scheme)c->scheme, &c->a, &st, with_zp ? &zt_ : NULL);
+        if (!ok && c->a.on_error == QUANT_ON_ERROR_PARTIAL) {
+            CHECK(r == QUANT_ERR_SCALE_VALUE, "%s fused %d, partial: infinite range gives %d", what, fused, (int)r);
+            for (i = 0; i < c->cells; ++i) {
+                const float s = ((const float *)sbuf)[i];
+                CHECK(check_bits_float(s) == 0xA5A5A5A5u || (good[i] && check_bits_float(s) == check_bits_float(os[i])),
+                      "%s fused %d, partial: scale %zu is %.9g", what, fused, i, s);
+            }
+            continue;
+        }
         if (!ok) {
             int untouched = 1;
             for (i = 0; i < sb; ++i) untouched &= sbuf[i] == 0xA5;
@@ -209,7 +224,7 @@ static void run_case(choice *c, quant_dtype zt, int rounding, const char *what)
         if ((c->qdt == QUANT_S4 || c->qdt == QUANT_U4) && (c->n & 1))
             CHECK((dbuf[c->n / 2] >> 4) == 0, "%s: the last high nibble of an odd count is not 0", what);
     }
-    free(os); free(om); free(oz); free(sbuf); free(zbuf); free(dbuf);
+    free(os); free(om); free(oz); free(good); free(sbuf); free(zbuf); free(dbuf);
 }
 
 /* ---- data --------------------------------------------------------------- */
@@ -285,7 +300,7 @@ static void random_cases(int count)
         snprintf(what, sizeof what, "case %d (%s -> %s, scheme %d, qtype %d, rank %d, n %zu, rounding %d)", t,
                  quant_dtype_name(c.src.dtype), quant_dtype_name(c.qdt), c.scheme, (int)c.a.qtype, c.src.rank, c.n,
                  rounding);
-        run_case(&c, zt, rounding, what);
+        run_case(&c, zt, rounding, check_rand() % 3 == 0, what); /* one in three: partial */
         free(c.src.data);
     }
 }
@@ -431,13 +446,14 @@ static void batch_cases(void)
             /* bad 0 with one huge element that leaves the range finite */
             if (bad == 0) ((float *)c.src.data)[5] = 1.6e38f;
             snprintf(what, sizeof what, "%zu rows, bad %d, fused %d", rows, bad, fused);
-            run_case(&c, QUANT_S32, QUANT_ROUND_TORCH, what);
+            run_case(&c, QUANT_S32, QUANT_ROUND_TORCH, 0, what);
+            run_case(&c, QUANT_S32, QUANT_ROUND_TORCH, 1, what);
             for (i = 0; i < 2; ++i) {
                 c.a.qtype = QUANT_PER_GROUP;
                 c.a.group_shape[0] = 1;
                 c.a.group_shape[1] = i ? 8 : (int64_t)k;
                 grid_of(&c);
-                run_case(&c, QUANT_S32, QUANT_ROUND_EXACT, what);
+                run_case(&c, QUANT_S32, QUANT_ROUND_EXACT, (int)i, what);
             }
             free(c.src.data);
         }
@@ -494,6 +510,15 @@ static void validation(void)
     CHECK(quant_choose_and_quantize(&src, &bad, QUANT_SYMMETRIC, NULL, &st, NULL) == QUANT_ERR_DTYPE, "dst f32");
     a.rounding = (quant_rounding)9;
     CHECK(quant_choose_and_quantize(&src, &dst, QUANT_SYMMETRIC, &a, &st, NULL) == QUANT_ERR_ATTR, "rounding 9");
+    a = quant_attrs_default();
+    a.on_error = (quant_on_error)2;
+    CHECK(quant_choose_and_quantize(&src, &dst, QUANT_SYMMETRIC, &a, &st, NULL) == QUANT_ERR_ATTR, "on_error 2");
+    CHECK(quant_choose_qparams(&src, QUANT_S8, QUANT_SYMMETRIC, &a, &st, NULL) == QUANT_ERR_ATTR, "on_error 2, choose");
+    a.on_error = QUANT_ON_ERROR_PARTIAL;
+    bad = dst; bad.dims[1] = 2; /* argument errors write nothing under partial too */
+    CHECK(quant_choose_and_quantize(&src, &bad, QUANT_ASYMMETRIC, &a, &st, &zt) == QUANT_ERR_SHAPE, "partial, dst shape");
+    bad = dst; bad.data = z;
+    CHECK(quant_choose_and_quantize(&src, &bad, QUANT_ASYMMETRIC, &a, &st, &zt) == QUANT_ERR_OVERLAP, "partial, overlap");
     CHECK(s[0] == 9 && z[0] == 9 && y[0] == 9 && y[5] == 9, "a failed call wrote something");
     /* an empty tensor: valid, NULL data fine, nothing written */
     {

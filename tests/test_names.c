@@ -21,7 +21,8 @@ int main(void)
         { "qtype", "per_channel ", QUANT_ERR_PARSE }, { "qtype", "", QUANT_ERR_PARSE },
         { "rounding", "Exact", QUANT_ERR_PARSE }, { "rounding", "nearest", QUANT_ERR_PARSE },
         { "rounding", "onnx\n", QUANT_ERR_PARSE }, { "f8_overflow", "saturated", QUANT_ERR_PARSE },
-        { "f8_overflow", "inf-nan", QUANT_ERR_PARSE },
+        { "f8_overflow", "inf-nan", QUANT_ERR_PARSE }, { "on_error", "Partial", QUANT_ERR_PARSE },
+        { "on_error", "", QUANT_ERR_PARSE }, { "on_error", "nothing", QUANT_ERR_PARSE },
         { "scales", "1.0", QUANT_ERR_ATTR }, { "zps", "0", QUANT_ERR_ATTR }, { "Axis", "1", QUANT_ERR_ATTR },
         { "", "1", QUANT_ERR_ATTR }, { "axis ", "1", QUANT_ERR_ATTR }, { "round", "exact", QUANT_ERR_ATTR }
     };
@@ -43,7 +44,7 @@ int main(void)
            unknown value is QUANT_ERR_PARSE, so QUANT_ERR_ATTR's string must
            not claim unknown values of attributes in general */
         static const struct { quant_status st; const char *has, *lacks; } words[] = {
-            { QUANT_ERR_ATTR, "rounding or f8_overflow value", "attribute name or value" },
+            { QUANT_ERR_ATTR, "f8_overflow or on_error value", "attribute name or value" },
             { QUANT_ERR_ATTR, "attribute name", NULL },
             { QUANT_ERR_PARSE, "value", NULL },
             { QUANT_ERR_ZPS, "n_zps 0", NULL },
@@ -81,7 +82,22 @@ int main(void)
     /* defaults */
     CHECK(a.qtype == QUANT_PER_TENSOR && a.axis == 1 && a.rounding == QUANT_ROUND_EXACT &&
           a.f8_overflow == QUANT_F8_SATURATE && a.scales == NULL && a.n_scales == 0 &&
-          a.zps == NULL && a.n_zps == 0, "quant_attrs_default");
+          a.zps == NULL && a.n_zps == 0 && a.on_error == QUANT_ON_ERROR_UNTOUCHED, "quant_attrs_default");
+    {
+        /* an on_error value out of range is QUANT_ERR_ATTR for any op, nothing written */
+        float x[2] = { 1.0f, -2.0f }, sc = 0.5f;
+        int8_t y[2] = { 9, 9 };
+        quant_tensor src = { QUANT_F32, 1, { 2 }, x }, dst = { QUANT_S8, 1, { 2 }, y };
+        quant_attrs b = quant_attrs_default();
+        b.scales = &sc;
+        b.n_scales = 1;
+        CHECK(quant_quantize(&src, &dst, &b) == QUANT_OK && y[0] == 2 && y[1] == -4, "quantize with default attrs");
+        y[0] = y[1] = 9;
+        b.on_error = (quant_on_error)2;
+        CHECK(quant_quantize(&src, &dst, &b) == QUANT_ERR_ATTR && y[0] == 9 && y[1] == 9, "on_error 2: ATTR");
+        b.on_error = QUANT_ON_ERROR_PARTIAL; /* no op but the choose pair reads data that can be in error */
+        CHECK(quant_quantize(&src, &dst, &b) == QUANT_OK && y[0] == 2 && y[1] == -4, "on_error partial, quantize");
+    }
 
     /* good values */
     CHECK(quant_attrs_set(&a, "axis", "-3") == QUANT_OK && a.axis == -3, "axis -3");
@@ -97,6 +113,8 @@ int main(void)
     CHECK(quant_attrs_set(&a, "rounding", "exact") == QUANT_OK && a.rounding == QUANT_ROUND_EXACT, "exact");
     CHECK(quant_attrs_set(&a, "f8_overflow", "inf_nan") == QUANT_OK && a.f8_overflow == QUANT_F8_INF_NAN, "inf_nan");
     CHECK(quant_attrs_set(&a, "f8_overflow", "saturate") == QUANT_OK && a.f8_overflow == QUANT_F8_SATURATE, "sat");
+    CHECK(quant_attrs_set(&a, "on_error", "partial") == QUANT_OK && a.on_error == QUANT_ON_ERROR_PARTIAL, "partial");
+    CHECK(quant_attrs_set(&a, "on_error", "untouched") == QUANT_OK && a.on_error == QUANT_ON_ERROR_UNTOUCHED, "untouched");
 
     /* bad ones leave the attrs untouched */
     for (i = 0; i < (int)(sizeof bad / sizeof *bad); ++i) {
@@ -105,7 +123,7 @@ int main(void)
         st = quant_attrs_set(&a, bad[i].name, bad[i].value);
         CHECK(st == bad[i].st, "set %s='%s': %s", bad[i].name, bad[i].value, quant_status_str(st));
         CHECK(before.axis == a.axis && before.qtype == a.qtype && before.rounding == a.rounding &&
-              before.f8_overflow == a.f8_overflow, "set %s='%s' changed attrs", bad[i].name, bad[i].value);
+              before.f8_overflow == a.f8_overflow && before.on_error == a.on_error, "set %s='%s' changed attrs", bad[i].name, bad[i].value);
     }
     CHECK(quant_attrs_set(NULL, "axis", "1") == QUANT_ERR_NULL, "NULL attrs");
     CHECK(quant_attrs_set(&a, NULL, "1") == QUANT_ERR_NULL, "NULL name");
