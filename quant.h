@@ -4123,7 +4123,8 @@ QUANT__PRIVATE void quant__qrange(unsigned t, int32_t *qmin, int32_t *qmax)
 }
 
 /* A grid entry's scale *s, zero point *z and multiplier *m (what the fused
-   op multiplies by under nudged: XNNPACK's, whose reciprocal is *s) from
+   op multiplies by under nudged: XNNPACK's, whose reciprocal is *s; 1
+   under the other schemes, which divide or multiply as attrs say) from
    its range; 0 when the range is infinite. Doc block: CHOOSING SCALES. */
 QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned scheme, float *s, int32_t *z, float *m)
 {
@@ -4132,6 +4133,7 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
     int32_t qmin, qmax;
     quant__qrange(t, &qmin, &qmax);
     *z = 0;
+    *m = 1.0f;
     if (min0 < -big || max0 > big) return 0;
     if (scheme == QUANT_SYMMETRIC) {
         const float a = -min0 > max0 ? -min0 : max0;
@@ -4140,7 +4142,7 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
     } else if (scheme == QUANT_ASYMMETRIC) {
         const float range = max0 - min0;
         if (range > big) return 0;
-        if (range == 0.0f) { *s = 1.0f; *m = 1.0f; return 1; }
+        if (range == 0.0f) { *s = 1.0f; return 1; }
         *s = range / (float)(qmax - qmin);
         if (*s < tiny) *s = tiny;
         *z = qmin + quant__rne_i32(-min0 / *s);
@@ -4166,9 +4168,7 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
         zf = zf < qlo ? qlo : zf > qhi ? qhi : zf;
         *z = quant__rne_i32(zf) + (t == QUANT_U8 ? 128 : t == QUANT_U4 ? 8 : 0);
         *m = mult;
-        return 1;
     }
-    *m = 1.0f / *s;
     return 1;
 }
 
