@@ -4172,6 +4172,16 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
     return 1;
 }
 
+/* quant__check_tensors for quantize, one copy for both of the choose
+   pair's calls (the pair has no stack budget; a copy inlined in each
+   would cost some 700 bytes of a firmware build's flash) */
+QUANT__NOINLINE quant_status quant__check_tensors_once(const quant_tensor *src, const quant_tensor *dst,
+                                                      const quant_attrs *a, unsigned qdt, quant__plan *p,
+                                                      size_t *count, uint64_t *channels)
+{
+    return quant__check_tensors(src, dst, a, 1, qdt, p, count, channels);
+}
+
 /* The arguments of quant_choose_qparams; fills the plan's layout. */
 QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tensor *src, const quant_tensor *dst,
                                                 unsigned qdt, unsigned scheme, const quant_attrs *a,
@@ -4183,7 +4193,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
     if (src == NULL || scales == NULL || (zps == NULL && scheme != QUANT_SYMMETRIC)) return QUANT_ERR_NULL;
     if (scheme > QUANT_ASYMMETRIC_NUDGED) return QUANT_ERR_ATTR;
     if ((st = quant__check_attrs(a, 0)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, src, a, 1, qdt, p, n, &channels)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors_once(src, src, a, qdt, p, n, &channels)) != QUANT_OK) return st;
     if (scheme != QUANT_SYMMETRIC && quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
     if (scales->dtype != QUANT_F32 || !quant__grid_shape_ok(scales, src, a) || quant__count(scales, 4, &ns) != QUANT_OK ||
         (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
@@ -4209,7 +4219,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
         /* the fused op: dst as quantize takes it, apart from all three */
         const void *dd = dst->data;
         size_t db;
-        if ((st = quant__check_tensors(src, dst, a, 1, qdt, p, n, &channels)) != QUANT_OK) return st;
+        if ((st = quant__check_tensors_once(src, dst, a, qdt, p, n, &channels)) != QUANT_OK) return st;
         db = quant__bytes(qdt, *n);
         if (quant__overlap(dd, db, src->data, quant__bytes(src->dtype, *n)) || quant__overlap(dd, db, scales->data, 4u * ns) ||
             (zps && quant__overlap(dd, db, zps->data, nz * quant__dtype_size(zps->dtype))))
