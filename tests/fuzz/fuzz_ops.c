@@ -18,6 +18,11 @@
    ends, beyond them, raw), the data, NULL tensors, attributes and data
    pointers, misaligned pointers, and dst overlapping (or touching) src,
    scales or zero points, half the time by exactly one byte at either end.
+   The byte after the data, the last one read, chooses attrs' on_error:
+   untouched (also when the input is used up, so the corpus from before
+   on_error kept its meaning), partial, or now and then a value out of
+   range (2, -1, ...: QUANT_ERR_ATTR for every op). The ops other than the
+   choose pair only validate it: partial must change nothing.
 
    SPEC section 6 is part of the model: the dtypes s4/u4 (two per byte,
    element 2k in the low nibble of byte k, ceil(n / 2) bytes, an odd count's
@@ -33,7 +38,9 @@
    or rank-0 tensor for an empty grid), either answer passes.
 
    A first byte of 244 to 251 calls quant_choose_qparams (even) or
-   quant_choose_and_quantize (odd) instead: see "choosing scales" below.
+   quant_choose_and_quantize (odd) instead: see "choosing scales" below;
+   each such case runs with both untouched and partial (the drawn on_error
+   first), through the library and the scalar copy.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
    pointers included), against the oracle where its scale is valid: the
@@ -1210,9 +1217,14 @@ static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, c
    values so that entries are constant, all NaN or all zero. Success: the
    scales, zero points and dst as tests/oracle.h's o_qparams and its
    quantizers give them, per grid entry min/max with NaN left out (nudged:
-   q = sat(rne(fl(x * m)) + z)); failure: nothing written. Tensors up to
-   CHOOSE_CAP elements, so that grids of more than 256 entries (the
-   batches of one pass) and fused entries past 8192 elements are reached. */
+   q = sat(rne(fl(x * m)) + z)); failure: nothing written, except after an
+   infinite range under on_error partial (every argument valid: the
+   arguments are validated before src is read), where each element of the
+   scales, the zero points and dst (4-bit: each nibble) is either as it was
+   or as the oracle has it, and an entry with an infinite range as it was.
+   Tensors up to CHOOSE_CAP elements, so that grids of more than 256
+   entries (the batches of one pass) and fused entries past 8192 elements
+   are reached; the scalar copy's batches are of 2 entries. */
 
 #define CHOOSE_CAP 32768
 
