@@ -894,7 +894,7 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
 #ifdef FUZZ_STATS
 static unsigned long stat_status[6][16], stat_elems[6], stat_skipped, stat_expected_fail;
 static unsigned long stat_qtype[3][16], stat_ok_types[11][11];   /* by qtype; successes by src and dst dtype */
-static unsigned long stat_on_error[6][3];     /* untouched, partial, out of range */
+static unsigned long stat_on_error[6][3];     /* untouched (attrs NULL too), partial, out of range */
 static unsigned long stat_partial[2][2];      /* partial after an infinite range: [scalar, library][something written] */
 static void stats_print(void)
 {
@@ -1856,7 +1856,7 @@ static int choose_case(reader *r, unsigned opb)
         if (relaxed && (args_fail || !ranges)) fail_case(&c, "QUANT_ERR_SCALE_VALUE under on_error partial with an argument wrong");
         STAT(if (run == 0) {
                  ++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
-                 ++stat_on_error[c.op][on_error_ok((long long)drawn) ? (int)drawn : 2];
+                 ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)drawn) ? (int)drawn : 2];
                  if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
                  if (st == QUANT_OK && ranges) stat_elems[c.op] += (unsigned long)shape_of(&c.src, 4).count;
              }
@@ -2207,7 +2207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (st == QUANT_OK && !c.dst_tnull) n_out = shape_of(&c.dst, esize(c.dst.dtype)).count;
     STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
-         ++stat_on_error[c.op][on_error_ok((long long)c.a.on_error) ? (int)c.a.on_error : 2];
+         ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)c.a.on_error) ? (int)c.a.on_error : 2];
          if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
          if (st == QUANT_OK) ++stat_ok_types[c.src.dtype][c.dst.dtype];
          stat_elems[c.op] += (unsigned long)n_out;
