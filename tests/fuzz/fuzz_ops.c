@@ -18,6 +18,11 @@
    ends, beyond them, raw), the data, NULL tensors, attributes and data
    pointers, misaligned pointers, and dst overlapping (or touching) src,
    scales or zero points, half the time by exactly one byte at either end.
+   The byte after the data, the last one read, chooses attrs' on_error:
+   untouched (also when the input is used up, so the corpus from before
+   on_error kept its meaning), partial, or now and then a value out of
+   range (2, -1, ...: QUANT_ERR_ATTR for every op). The ops other than the
+   choose pair only validate it: partial must change nothing.
 
    SPEC section 6 is part of the model: the dtypes s4/u4 (two per byte,
    element 2k in the low nibble of byte k, ceil(n / 2) bytes, an odd count's
@@ -33,7 +38,9 @@
    or rank-0 tensor for an empty grid), either answer passes.
 
    A first byte of 244 to 251 calls quant_choose_qparams (even) or
-   quant_choose_and_quantize (odd) instead: see "choosing scales" below.
+   quant_choose_and_quantize (odd) instead: see "choosing scales" below;
+   each such case runs with both untouched and partial (the drawn on_error
+   first), through the library and the scalar copy.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
    pointers included), against the oracle where its scale is valid: the
@@ -249,6 +256,18 @@ static int32_t pick_s32(reader *r)
     return (int32_t)rd32(r);
 }
 
+/* attrs' on_error, the last byte an op reads (after the data), so that an
+   input used up, and every input written before on_error existed, keeps
+   the default untouched: untouched or partial, now and then a value out of
+   range (QUANT_ERR_ATTR for every op, nothing written) */
+static quant_on_error pick_on_error(reader *r)
+{
+    static const int wild[] = { 2, -1, 3, 0x7FFFFFFF };
+    const unsigned b = rd8(r);
+    return (quant_on_error)(b < 112 ? 0 : b < 244 ? 1 : wild[b % N(wild)]);
+}
+static int on_error_ok(long long oe) { return oe == QUANT_ON_ERROR_UNTOUCHED || oe == QUANT_ON_ERROR_PARTIAL; }
+
 /* ------------------------------------------------------------------ the case */
 
 enum { B_SRC, B_DST, B_SC, B_ZP, B_XS, B_XZ, NBUF };   /* XS, XZ: a dynamic op's ignored attrs lists */
@@ -421,8 +440,9 @@ static void dump_case(const fcase *c)
     }
     if (c->attrs_null) fprintf(stderr, "  attrs: NULL\n");
     else {
-        fprintf(stderr, "  attrs: qtype %d axis %lld rounding %d f8_overflow %d scales %p n_scales %lu zps %p n_zps %lu\n",
-                (int)c->a.qtype, (long long)c->a.axis, (int)c->a.rounding, (int)c->a.f8_overflow,
+        fprintf(stderr, "  attrs: qtype %d axis %lld rounding %d f8_overflow %d on_error %d scales %p n_scales %lu zps %p "
+                "n_zps %lu\n", (int)c->a.qtype, (long long)c->a.axis, (int)c->a.rounding, (int)c->a.f8_overflow,
+                (int)c->a.on_error,
                 (const void *)c->a.scales, (unsigned long)c->a.n_scales, (const void *)c->a.zps,
                 (unsigned long)c->a.n_zps);
         fprintf(stderr, "  group_shape {");
@@ -549,7 +569,7 @@ static verdict model(const fcase *c)
     shape_info ss, ds, scs, zs;
     grid_info G;
     long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
-    long long f8o = A ? (long long)A->f8_overflow : 0;
+    long long f8o = A ? (long long)A->f8_overflow : 0, oe = A ? (long long)A->on_error : 0;
     int64_t axis = A ? A->axis : 1, C = 0;
     int qt_ok, per_ch, pg, c_ok = 0, f8 = -1;   /* f8: 1 an f8 type, 0 an integer one, -1 unknown */
     size_t i;
@@ -564,6 +584,7 @@ static verdict model(const fcase *c)
     /* attribute values, for every op */
     if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
     if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
+    if (!on_error_ok(oe)) row(&v, QUANT_ERR_ATTR, 1);      /* validated by every op, used by none of these */
     qt_ok = qtype >= 0 && qtype <= 2;
     if (!qt_ok) row(&v, QUANT_ERR_QTYPE, 1);
     per_ch = qtype == 1;
@@ -873,6 +894,8 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
 #ifdef FUZZ_STATS
 static unsigned long stat_status[6][16], stat_elems[6], stat_skipped, stat_expected_fail;
 static unsigned long stat_qtype[3][16], stat_ok_types[11][11];   /* by qtype; successes by src and dst dtype */
+static unsigned long stat_on_error[6][3];     /* untouched (attrs NULL too), partial, out of range */
+static unsigned long stat_partial[2][2];      /* partial after an infinite range: [scalar, library][something written] */
 static void stats_print(void)
 {
     int o, s;
@@ -882,6 +905,11 @@ static void stats_print(void)
         for (s = 0; s < 16; ++s) if (stat_status[o][s]) fprintf(stderr, " %d:%lu", s, stat_status[o][s]);
         fputc('\n', stderr);
     }
+    fprintf(stderr, "  on_error untouched/partial/out of range:");
+    for (o = 0; o < 6; ++o)
+        fprintf(stderr, " %s %lu/%lu/%lu", op_name[o], stat_on_error[o][0], stat_on_error[o][1], stat_on_error[o][2]);
+    fprintf(stderr, "\n  partial after an infinite range, nothing/something written: library %lu/%lu, scalar copy %lu/%lu\n",
+            stat_partial[1][0], stat_partial[1][1], stat_partial[0][0], stat_partial[0][1]);
     for (o = 0; o < 3; ++o) {
         fprintf(stderr, "  qtype %d:", o);
         for (s = 0; s < 16; ++s) if (stat_qtype[o][s]) fprintf(stderr, " %d:%lu", s, stat_qtype[o][s]);
@@ -1189,9 +1217,14 @@ static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, c
    values so that entries are constant, all NaN or all zero. Success: the
    scales, zero points and dst as tests/oracle.h's o_qparams and its
    quantizers give them, per grid entry min/max with NaN left out (nudged:
-   q = sat(rne(fl(x * m)) + z)); failure: nothing written. Tensors up to
-   CHOOSE_CAP elements, so that grids of more than 256 entries (the
-   batches of one pass) and fused entries past 8192 elements are reached. */
+   q = sat(rne(fl(x * m)) + z)); failure: nothing written, except after an
+   infinite range under on_error partial (every argument valid: the
+   arguments are validated before src is read), where each element of the
+   scales, the zero points and dst (4-bit: each nibble) is either as it was
+   or as the oracle has it, and an entry with an infinite range as it was.
+   Tensors up to CHOOSE_CAP elements, so that grids of more than 256
+   entries (the batches of one pass) and fused entries past 8192 elements
+   are reached; the scalar copy's batches are of 2 entries. */
 
 #define CHOOSE_CAP 32768
 
@@ -1226,8 +1259,15 @@ static int same_shape(const quant_tensor *a, const quant_tensor *b)
 
 /* the model of the choose pair's statuses. When src can be read and the
    grid is known, also the per entry min and max with NaN left out (mn, mx,
-   *cells entries of group sizes g); returns them known in *ranges. */
-static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, uint64_t *cells, int *ranges)
+   *cells entries of group sizes g); returns them known in *ranges.
+   Everything but the ranges is an argument, validated before src is read
+   (attrs' values first, quant__check_attrs): *args_fail says whether an
+   argument row certainly applies, and only when none does can an infinite
+   range (QUANT_ERR_SCALE_VALUE, the one error found in the data) be the
+   answer; so under on_error partial a call that writes anything must have
+   valid arguments. */
+static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, uint64_t *cells, int *ranges,
+                            int *args_fail)
 {
     verdict v = { 0, 0 };
     const int fused = c->op == 5;
@@ -1239,7 +1279,7 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     const quant_dtype qdt = fused ? (dst ? dst->dtype : QUANT_UNDEF) : c->qdt;
     const int q_ok = fused && !dst ? -1 : dstset(0, qdt);           /* -1: no qdt (dst NULL) */
     const long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
-    const long long f8o = A ? (long long)A->f8_overflow : 0;
+    const long long f8o = A ? (long long)A->f8_overflow : 0, oe = A ? (long long)A->on_error : 0;
     const int64_t axis = A ? A->axis : 1;
     int64_t C = 0;
     int qt_ok, per_ch, pg, c_ok = 0;
@@ -1260,6 +1300,7 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     /* attribute values (NULL attrs: the defaults) */
     if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
     if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
+    if (!on_error_ok(oe)) row(&v, QUANT_ERR_ATTR, 1);
     qt_ok = qtype >= 0 && qtype <= 2;
     if (!qt_ok) row(&v, QUANT_ERR_QTYPE, 1);
     per_ch = qtype == 1;
@@ -1348,7 +1389,9 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
             if (overlap(dst->data, dn, zd, zn)) row(&v, QUANT_ERR_OVERLAP, dk && zk);
         }
     }
-    /* the ranges: an infinite one is QUANT_ERR_SCALE_VALUE */
+    /* the ranges: an infinite one is QUANT_ERR_SCALE_VALUE, unless an
+       argument is certainly wrong (that error comes first) */
+    *args_fail = v.fail;
     if (src && src->data && ss.known && ss.count > 0 && !c->unheld[B_SRC] && is_float_t(src->dtype) && sch_ok &&
         qt_ok && (!per_ch || c_ok) && (!pg || G.known) && !misaligned(src->data, align_of(src->dtype))) {
         uint64_t n = 1;
@@ -1369,7 +1412,10 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
         for (i = 0; i < n; ++i) {
             float s, m;
             int64_t z;
-            if (!o_qparams(mn[i], mx[i], (int)scheme, -128, 127, 0, &s, &z, &m)) { row(&v, QUANT_ERR_SCALE_VALUE, 1); break; }
+            if (!o_qparams(mn[i], mx[i], (int)scheme, -128, 127, 0, &s, &z, &m)) {
+                if (!*args_fail) row(&v, QUANT_ERR_SCALE_VALUE, 1);
+                break;
+            }
         }
         *ranges = 1;
     }
@@ -1389,9 +1435,12 @@ static quant_status call_choose(int op, int lib, const quant_tensor *src, quant_
 }
 
 /* the expected outputs of a successful call, written into exp (copies of
-   the snapshots): scales, zero points and (fused) dst */
-static void oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const float *mn, const float *mx,
-                          const int64_t *g, uint64_t cells, float *os, float *om, int64_t *oz)
+   the snapshots): scales, zero points and (fused) dst, of every grid entry
+   whose range is finite (good); an entry's whose is not stay as they were
+   (what on_error partial may leave written after an infinite range: each
+   element as it was or as here). Returns whether every entry is good. */
+static int oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const float *mn, const float *mx,
+                         const int64_t *g, uint64_t cells, float *os, float *om, int64_t *oz, uint8_t *good)
 {
     const int fused = c->op == 5;
     const quant_dtype qdt = fused ? c->dst.dtype : c->qdt;
@@ -1401,11 +1450,13 @@ static void oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const flo
     const uint64_t n = shape_of(&c->src, 4).count;
     int64_t lo, hi;
     uint64_t i;
+    int all = 1;
     qrange_of(qdt, &lo, &hi);
     for (i = 0; i < cells; ++i) {
         uint8_t *sp = exp[m->buf_blk[B_SC]] + m->buf_off[B_SC] + 4 * i;
-        if (!o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4, &os[i], &oz[i], &om[i]))
-            fail_case(c, "the oracle has an infinite range where the model had none");
+        good[i] = (uint8_t)o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4, &os[i],
+                                     &oz[i], &om[i]);
+        if (!good[i]) { all = 0; continue; }
         memcpy(sp, &os[i], 4);
         if (!c->zp_tnull) {
             uint8_t *zq = exp[m->buf_blk[B_ZP]] + m->buf_off[B_ZP];
@@ -1413,14 +1464,14 @@ static void oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const flo
             else zq[i] = (uint8_t)oz[i];
         }
     }
-    if (!fused) return;
+    if (!fused) return all;
     {
         uint8_t *dp = exp[m->buf_blk[B_DST]] + m->buf_off[B_DST];
-        memset(dp, 0, (size_t)nbytes(qdt, n));
         for (i = 0; i < n; ++i) {
             const uint64_t k = grid_index(&c->src, g, i);
             const float x = load_float(c->src.dtype, src, i);
             unsigned q;
+            if (!good[k]) continue;
             if (is_f8(qdt)) q = o_quant_f8(x, os[k], rounding, qdt == QUANT_F8_E5M2, inf_nan);
             else {
                 int64_t qi;
@@ -1431,10 +1482,81 @@ static void oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const flo
                 } else qi = o_quant_int(x, os[k], oz[k], rounding, lo, hi);
                 q = (unsigned)qi & (is_4bit(qdt) ? 15u : 255u);
             }
-            if (is_4bit(qdt)) dp[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
-            else dp[i] = (uint8_t)q;
+            if (is_4bit(qdt)) {
+                const unsigned sh = 4 * (unsigned)(i & 1);
+                dp[i / 2] = (uint8_t)((dp[i / 2] & ~(15u << sh)) | q << sh);
+            } else dp[i] = (uint8_t)q;
+        }
+        /* an odd count's last high nibble 0 */
+        if (is_4bit(qdt) && (n & 1) && good[grid_index(&c->src, g, n - 1)]) dp[n / 2] &= 15u;
+    }
+    return all;
+}
+
+/* After an infinite range under on_error partial: each element of the
+   outputs (scales, zero points, dst; a 4-bit dst's nibbles one by one) as
+   it was or as the oracle has it (exp: see oracle_choose), every other
+   byte as it was. Returns whether anything was written. */
+static int check_partial(const fcase *c, const mem *m, uint8_t *const *exp, const char *who)
+{
+    static const int outs[3] = { B_SC, B_ZP, B_DST };
+    uint8_t *cov[NBUF];
+    char msg[512];
+    int b, k, written = 0;
+    memset(cov, 0, sizeof cov);
+    for (b = 0; b < NBUF; ++b)
+        if (m->blk[b]) cov[b] = (uint8_t *)calloc(m->size[b] ? m->size[b] : 1, 1);
+    for (k = 0; k < 3; ++k) {
+        const int x = outs[k], bl = m->buf_blk[x];
+        const quant_dtype t = x == B_SC ? c->sc.dtype : x == B_ZP ? c->zp.dtype : c->dst.dtype;
+        const uint8_t *got, *was, *want;
+        size_t i, nb = c->bytes[x];
+        if (bl < 0 || (x == B_DST && c->op != 5) || (x == B_ZP && c->zp_tnull)) continue;
+        got = m->blk[bl] + m->buf_off[x];
+        was = m->snap[bl] + m->buf_off[x];
+        want = exp[bl] + m->buf_off[x];
+        memset(cov[bl] + m->buf_off[x], 1, nb);
+        if (is_4bit(t)) {
+            for (i = 0; i < 2 * nb; ++i) {
+                const unsigned gn = nibble(got, i), wn = nibble(was, i), on = nibble(want, i);
+                if (gn == wn) continue;
+                written = 1;
+                if (gn != on) {
+                    snprintf(msg, sizeof msg, "%s, on_error partial after an infinite range: %s element %lu (nibble) is "
+                             "%u, neither as it was (%u) nor the oracle's (%u)", who, buf_name[x], (unsigned long)i, gn,
+                             wn, on);
+                    fail_case(c, msg);
+                }
+            }
+        } else {
+            const size_t es = esize(t);
+            for (i = 0; i + es <= nb; i += es) {
+                uint32_t gv = 0, wv = 0, ov = 0;
+                if (!memcmp(got + i, was + i, es)) continue;
+                written = 1;
+                if (!memcmp(got + i, want + i, es)) continue;
+                memcpy(&gv, got + i, es);
+                memcpy(&wv, was + i, es);
+                memcpy(&ov, want + i, es);
+                snprintf(msg, sizeof msg, "%s, on_error partial after an infinite range: %s element %lu is 0x%lx, "
+                         "neither as it was (0x%lx) nor the oracle's (0x%lx; as it was: no finite range)", who,
+                         buf_name[x], (unsigned long)(i / es), (unsigned long)gv, (unsigned long)wv, (unsigned long)ov);
+                fail_case(c, msg);
+            }
         }
     }
+    for (b = 0; b < NBUF; ++b) {
+        size_t i;
+        for (i = 0; m->blk[b] && i < m->size[b]; ++i)
+            if (!cov[b][i] && m->blk[b][i] != m->snap[b][i]) {
+                snprintf(msg, sizeof msg, "%s, on_error partial after an infinite range: byte %lu of the block of %s, "
+                         "outside the outputs, changed: 0x%02x -> 0x%02x", who, (unsigned long)i, buf_name[b],
+                         m->snap[b][i], m->blk[b][i]);
+                fail_case(c, msg);
+            }
+        free(cov[b]);
+    }
+    return written;
 }
 
 /* a source element for the choose pair: pick_f32, or one of a palette of
@@ -1452,9 +1574,11 @@ static int choose_case(reader *r, unsigned opb)
 {
     static float mn[CHOOSE_CAP], mx[CHOOSE_CAP], os[CHOOSE_CAP], om[CHOOSE_CAP];
     static int64_t oz[CHOOSE_CAP];
+    static uint8_t good[CHOOSE_CAP];
     fcase c;
     mem m;
-    int kind[NBUF], zero_null[NBUF], ranges = 0, fused, k, b, per_ch_gen, c_ok_gen = 0;
+    int kind[NBUF], zero_null[NBUF], ranges = 0, args_fail = 0, all_good = 0, have_exp = 0, run, fused, k, b, per_ch_gen, c_ok_gen = 0;
+    quant_on_error drawn;
     unsigned mis[NBUF], ov_delta;
     int64_t C_gen = 0, right, n_sc, n_zp, g[QUANT_MAX_RANK];
     uint64_t cells = 0;
@@ -1463,7 +1587,7 @@ static int choose_case(reader *r, unsigned opb)
     quant_attrs *t_a, keep_a;
     uint8_t *exp[NBUF];
     verdict v;
-    quant_status st;
+    quant_status st = QUANT_OK;
 
     memset(&c, 0, sizeof c);
     memset(&m, 0, sizeof m);
@@ -1642,8 +1766,9 @@ static int choose_case(reader *r, unsigned opb)
     c.zp.data = c.ptr[B_ZP];
     c.a.scales = (const float *)c.ptr[B_XS];
     c.a.zps = (const int64_t *)c.ptr[B_XZ];
+    c.a.on_error = pick_on_error(r);
 
-    v = model_choose(&c, mn, mx, g, &cells, &ranges);
+    v = model_choose(&c, mn, mx, g, &cells, &ranges, &args_fail);
     if (!v.fail && (c.unheld[B_SRC] || (fused && c.unheld[B_DST]) || c.unheld[B_SC] || c.unheld[B_ZP])) {
         STAT(++stat_skipped);
         mem_free(&m);
@@ -1663,78 +1788,119 @@ static int choose_case(reader *r, unsigned opb)
     if (t_dst) *t_dst = c.dst;
     if (t_sc) *t_sc = c.sc;
     if (t_zp) *t_zp = c.zp;
-    if (t_a) *t_a = c.a;
-    keep_t[0] = c.src; keep_t[1] = c.dst; keep_t[2] = c.sc; keep_t[3] = c.zp; keep_a = c.a;
+    keep_t[0] = c.src; keep_t[1] = c.dst; keep_t[2] = c.sc; keep_t[3] = c.zp;
+    drawn = c.a.on_error;
 
     STAT(if (getenv("FUZZ_VERBOSE")) { dump_case(&c); fprintf(stderr, "  model set 0x%x fail %d\n", v.set, v.fail); });
-    st = call_choose(c.op, 1, t_src, t_dst, c.qdt, c.scheme, t_a, t_sc, t_zp);
-    {
+    /* Four calls, each from the memory as it was: the library, then the
+       scalar copy, each with the drawn on_error and (attrs given, on_error
+       valid) the other of untouched and partial; all must return the same
+       status (the scalar copy's batches are of 2 entries: a grid of 3 has
+       partial write some before an infinite range). Each is checked
+       on its own against the model and the oracle: on success every output
+       as the oracle says (so partial's results are untouched's, bit for
+       bit), on an error nothing written, but after an infinite range (no
+       argument wrong) under partial, where each output element may be as
+       it was or as the oracle says (the two copies' batches differ in size:
+       their bytes are not compared then). */
+    for (run = 0; run < 4; ++run) {
+        static const char *const whos[4] = { "library", "library, on_error flipped", "scalar copy",
+                                             "scalar copy, on_error flipped" };
+        const int lib = run < 2;
+        const char *who = whos[run];
+        quant_on_error oe = drawn;
+        int partial, relaxed;
+        quant_status s2;
         char msg[512];
-        const int acceptable = v.fail ? st != QUANT_OK && ((v.set >> (unsigned)st) & 1u)
-                                      : st == QUANT_OK || ((v.set >> (unsigned)st) & 1u);
-        if ((unsigned)st >= 32 || !acceptable) {
-            int s, len;
-            len = snprintf(msg, sizeof msg, "status %d (%s); the model %s", (int)st, quant_status_str(st),
-                           v.fail ? "says it must fail with one of:" : "says QUANT_OK, or one of:");
-            for (s = 1; s < 32 && len > 0 && (size_t)len < sizeof msg; ++s)
-                if ((v.set >> s) & 1u) len += snprintf(msg + len, sizeof msg - (size_t)len, " %d (%s)", s,
-                                                       quant_status_str((quant_status)s));
-            fail_case(&c, msg);
+        if (run & 1) {
+            if (c.attrs_null || !on_error_ok((long long)drawn)) continue;
+            oe = drawn == QUANT_ON_ERROR_PARTIAL ? QUANT_ON_ERROR_UNTOUCHED : QUANT_ON_ERROR_PARTIAL;
+        }
+#if !FUZZ_SCALAR_COPY
+        if (run == 2) break;
+#endif
+        c.a.on_error = oe;
+        if (t_a) *t_a = c.a;
+        keep_a = c.a;
+        if (run > 0)
+            for (b = 0; b < NBUF; ++b)
+                if (m.blk[b]) memcpy(m.blk[b], m.snap[b], m.size[b]);
+        s2 = call_choose(c.op, lib, t_src, t_dst, c.qdt, c.scheme, t_a, t_sc, t_zp);
+        {
+            const int acceptable = v.fail ? s2 != QUANT_OK && ((v.set >> (unsigned)s2) & 1u)
+                                          : s2 == QUANT_OK || ((v.set >> (unsigned)s2) & 1u);
+            if ((unsigned)s2 >= 32 || !acceptable) {
+                int sx, len;
+                len = snprintf(msg, sizeof msg, "%s: status %d (%s); the model %s", who, (int)s2, quant_status_str(s2),
+                               v.fail ? "says it must fail with one of:" : "says QUANT_OK, or one of:");
+                for (sx = 1; sx < 32 && len > 0 && (size_t)len < sizeof msg; ++sx)
+                    if ((v.set >> sx) & 1u) len += snprintf(msg + len, sizeof msg - (size_t)len, " %d (%s)", sx,
+                                                            quant_status_str((quant_status)sx));
+                fail_case(&c, msg);
+            }
         }
         if ((t_src && memcmp(t_src, &keep_t[0], sizeof *t_src)) || (t_dst && memcmp(t_dst, &keep_t[1], sizeof *t_dst)) ||
             (t_sc && memcmp(t_sc, &keep_t[2], sizeof *t_sc)) || (t_zp && memcmp(t_zp, &keep_t[3], sizeof *t_zp)) ||
-            (t_a && memcmp(t_a, &keep_a, sizeof *t_a)))
-            fail_case(&c, "a tensor or attribute struct changed");
-    }
-    STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
-         if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
-         if (st == QUANT_OK && ranges) stat_elems[c.op] += (unsigned long)shape_of(&c.src, 4).count;
-         if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> status %d\n", (int)st));
-    /* the expected memory: as it was, and on success the outputs as the oracle says */
-    for (b = 0; b < NBUF; ++b) {
-        if (!m.blk[b]) continue;
-        exp[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
-        memcpy(exp[b], m.snap[b], m.size[b]);
-    }
-    if (st == QUANT_OK && ranges) oracle_choose(&c, &m, exp, mn, mx, g, cells, os, om, oz);
-    else if (st == QUANT_OK && shape_of(&c.src, 4).count != 0)
-        fail_case(&c, "QUANT_OK where the model cannot tell the ranges");
-    for (b = 0; b < NBUF; ++b) {
-        size_t i;
-        for (i = 0; m.blk[b] && i < m.size[b]; ++i)
-            if (m.blk[b][i] != exp[b][i]) {
-                char msg[512];
-                int which = -1, x;
-                for (x = 0; x < NBUF; ++x)
-                    if (m.buf_blk[x] == b && i >= m.buf_off[x] && i < m.buf_off[x] + c.bytes[x]) which = x;
-                if (st == QUANT_OK && which == B_SC)
-                    snprintf(msg, sizeof msg, "scale %lu: oracle %a, library byte %lu 0x%02x, expected 0x%02x (entry min %a max %a)",
-                             (unsigned long)((i - m.buf_off[B_SC]) / 4), (double)os[(i - m.buf_off[B_SC]) / 4],
-                             (unsigned long)i, m.blk[b][i], exp[b][i], (double)mn[(i - m.buf_off[B_SC]) / 4],
-                             (double)mx[(i - m.buf_off[B_SC]) / 4]);
-                else
-                    snprintf(msg, sizeof msg, "status %d: byte %lu of the block of %s (inside %s) is 0x%02x, expected "
-                             "0x%02x (was 0x%02x)", (int)st, (unsigned long)i, buf_name[b],
-                             which >= 0 ? buf_name[which] : "no buffer", m.blk[b][i], exp[b][i], m.snap[b][i]);
-                fail_case(&c, msg);
-            }
-    }
-#if FUZZ_SCALAR_COPY
-    {
-        quant_status st2;
-        for (b = 0; b < NBUF; ++b) {
-            if (!m.blk[b]) continue;
-            m.post[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
-            memcpy(m.post[b], m.blk[b], m.size[b]);
-            memcpy(m.blk[b], m.snap[b], m.size[b]);
+            (t_a && memcmp(t_a, &keep_a, sizeof *t_a))) {
+            snprintf(msg, sizeof msg, "%s: a tensor or attribute struct changed", who);
+            fail_case(&c, msg);
         }
-        st2 = call_choose(c.op, 0, t_src, t_dst, c.qdt, c.scheme, t_a, t_sc, t_zp);
-        if (st2 != st) fail_case(&c, "the scalar copy returns another status");
-        for (b = 0; b < NBUF; ++b)
-            if (m.blk[b] && memcmp(m.blk[b], m.post[b], m.size[b]) != 0)
-                fail_case(&c, "the scalar copy writes other bytes");
+        if (run == 0) st = s2;
+        else if (s2 != st) {
+            snprintf(msg, sizeof msg, "%s returns status %d, the library with on_error %d %d", who, (int)s2, (int)drawn,
+                     (int)st);
+            fail_case(&c, msg);
+        }
+        partial = t_a && oe == QUANT_ON_ERROR_PARTIAL;
+        relaxed = partial && s2 == QUANT_ERR_SCALE_VALUE;
+        if (relaxed && (args_fail || !ranges)) fail_case(&c, "QUANT_ERR_SCALE_VALUE under on_error partial with an argument wrong");
+        STAT(if (run == 0) {
+                 ++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
+                 ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)drawn) ? (int)drawn : 2];
+                 if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
+                 if (st == QUANT_OK && ranges) stat_elems[c.op] += (unsigned long)shape_of(&c.src, 4).count;
+             }
+             if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> %s, on_error %d: status %d\n", who, (int)oe, (int)s2));
+        /* the oracle's outputs, once: on success, and for partial after an infinite range */
+        if ((s2 == QUANT_OK || relaxed) && ranges && !have_exp) {
+            have_exp = 1;
+            for (b = 0; b < NBUF; ++b) {
+                if (!m.blk[b]) continue;
+                exp[b] = (uint8_t *)xmalloc(m.size[b] ? m.size[b] : 1);
+                memcpy(exp[b], m.snap[b], m.size[b]);
+            }
+            all_good = oracle_choose(&c, &m, exp, mn, mx, g, cells, os, om, oz, good);
+        }
+        if (s2 == QUANT_OK && ranges && !all_good) fail_case(&c, "the oracle has an infinite range where the model had none");
+        if (s2 == QUANT_OK && !ranges && shape_of(&c.src, 4).count != 0)
+            fail_case(&c, "QUANT_OK where the model cannot tell the ranges");
+        if (relaxed) {
+            const int w = check_partial(&c, &m, exp, who);
+            STAT(++stat_partial[lib][w]);
+            (void)w;
+            continue;
+        }
+        for (b = 0; b < NBUF; ++b) {
+            const uint8_t *want = s2 == QUANT_OK && ranges ? exp[b] : m.snap[b];
+            size_t i;
+            for (i = 0; m.blk[b] && i < m.size[b]; ++i)
+                if (m.blk[b][i] != want[i]) {
+                    int which = -1, x;
+                    for (x = 0; x < NBUF; ++x)
+                        if (m.buf_blk[x] == b && i >= m.buf_off[x] && i < m.buf_off[x] + c.bytes[x]) which = x;
+                    if (s2 == QUANT_OK && which == B_SC)
+                        snprintf(msg, sizeof msg, "%s: scale %lu: oracle %a, library byte %lu 0x%02x, expected 0x%02x (entry "
+                                 "min %a max %a)", who, (unsigned long)((i - m.buf_off[B_SC]) / 4),
+                                 (double)os[(i - m.buf_off[B_SC]) / 4], (unsigned long)i, m.blk[b][i], want[i],
+                                 (double)mn[(i - m.buf_off[B_SC]) / 4], (double)mx[(i - m.buf_off[B_SC]) / 4]);
+                    else
+                        snprintf(msg, sizeof msg, "%s: status %d: byte %lu of the block of %s (inside %s) is 0x%02x, "
+                                 "expected 0x%02x (was 0x%02x)", who, (int)s2, (unsigned long)i, buf_name[b],
+                                 which >= 0 ? buf_name[which] : "no buffer", m.blk[b][i], want[i], m.snap[b][i]);
+                    fail_case(&c, msg);
+                }
+        }
     }
-#endif
     for (b = 0; b < NBUF; ++b) free(exp[b]);
     free(t_src);
     free(t_dst);
@@ -1978,6 +2144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else for (i = 0; i < nb; ++i) p[i] = r.n ? (uint8_t)rd8(&r) : (uint8_t)(i * 37 + 11);
         }
     }
+    /* last: on_error, which these ops only validate (partial: the same results) */
+    c.a.on_error = pick_on_error(&r);
     /* the tensors and attributes, each in its own allocation */
     c.src.data = c.ptr[B_SRC];
     c.dst.data = c.ptr[B_DST];
@@ -2039,6 +2207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (st == QUANT_OK && !c.dst_tnull) n_out = shape_of(&c.dst, esize(c.dst.dtype)).count;
     STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
+         ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)c.a.on_error) ? (int)c.a.on_error : 2];
          if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
          if (st == QUANT_OK) ++stat_ok_types[c.src.dtype][c.dst.dtype];
          stat_elems[c.op] += (unsigned long)n_out;
