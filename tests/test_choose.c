@@ -11,20 +11,10 @@
 #include "check.h"
 #include "oracle.h"
 #include "bytes.h"
+#include "qrange.h"
 #include <math.h>
 
 static int isf8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
-static void qrange(quant_dtype t, int64_t *lo, int64_t *hi)
-{
-    switch (t) {
-    case QUANT_S8: *lo = -128; *hi = 127; break;
-    case QUANT_U8: *lo = 0; *hi = 255; break;
-    case QUANT_S4: *lo = -8; *hi = 7; break;
-    case QUANT_U4: *lo = 0; *hi = 15; break;
-    case QUANT_F8_E4M3: *lo = -448; *hi = 448; break;
-    default: *lo = -57344; *hi = 57344; break;
-    }
-}
 static float get_float(const void *p, quant_dtype t, size_t i)
 {
     if (t == QUANT_F16) return o_f16_value(((const uint16_t *)p)[i]);
@@ -96,7 +86,7 @@ static int oracle_params(const choice *c, float *s, int64_t *z, float *m, unsign
     int64_t lo, hi;
     size_t i;
     int ok = 1;
-    qrange(c->qdt, &lo, &hi);
+    o_qrange(c->qdt, &lo, &hi);
     for (i = 0; i < c->cells; ++i) { mn[i] = INFINITY; mx[i] = -INFINITY; }
     for (i = 0; i < c->n; ++i) {
         const float x = get_float(c->src.data, c->src.dtype, i);
@@ -119,7 +109,7 @@ static int oracle_params(const choice *c, float *s, int64_t *z, float *m, unsign
 static int64_t oracle_q(const choice *c, float x, float s, int64_t z, float m, int rounding, int inf_nan)
 {
     int64_t lo, hi;
-    qrange(c->qdt, &lo, &hi);
+    o_qrange(c->qdt, &lo, &hi);
     if (isf8(c->qdt)) return o_quant_f8(x, s, rounding, c->qdt == QUANT_F8_E5M2, inf_nan);
     if (c->scheme == 2) {
         const float v = o_mul(x, m);

@@ -63,6 +63,7 @@
 #define QUANT_IMPLEMENTATION
 #include "../../quant.h"
 #include "../oracle.h"
+#include "../qrange.h"
 
 #ifndef FUZZ_SCALAR_COPY
 #define FUZZ_SCALAR_COPY 1
@@ -831,6 +832,38 @@ static int64_t pick_group(reader *r, int64_t dim)
     return bad[b % N(bad)];
 }
 
+/* group_shape: per group, an entry per dim below the rank and now and then
+   one set past it; other qtypes now and then carry one too, which they
+   ignore. Then the grid the scales and zero points are sized from:
+   *per_ch, *c_ok and *C (the channel count) per channel, *G per group;
+   returns the entries a right-sized list has (1 past cap). */
+static int64_t pick_grid(reader *r, fcase *c, int64_t cap, int *per_ch, int *c_ok, int64_t *C, grid_info *G)
+{
+    static const int64_t past[] = { 1, -1, 4, INT64_MAX };
+    const unsigned gm = rd8(r);
+    const int rk = c->src.rank < 0 ? 0 : c->src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c->src.rank;
+    int64_t right;
+    int k;
+    if (c->a.qtype == QUANT_PER_GROUP || gm >= 232) {
+        for (k = 0; k < rk; ++k) c->a.group_shape[k] = pick_group(r, c->src.dims[k]);
+        if (gm >= 216 && rk < QUANT_MAX_RANK) c->a.group_shape[rk + (int)(gm % (unsigned)(QUANT_MAX_RANK - rk))] = past[gm % 4];
+    }
+    *per_ch = !c->attrs_null && c->a.qtype == QUANT_PER_CHANNEL;
+    if (*per_ch && c->src.rank > 0 && c->src.rank <= QUANT_MAX_RANK && c->a.axis >= -c->src.rank &&
+        c->a.axis < c->src.rank) {
+        *c_ok = 1;
+        *C = c->src.dims[c->a.axis < 0 ? c->a.axis + c->src.rank : c->a.axis];
+    }
+    right = *per_ch && *c_ok && *C >= 0 && *C <= cap ? *C : 1;
+    memset(G, 0, sizeof *G);
+    if (!c->attrs_null && c->a.qtype == QUANT_PER_GROUP) {
+        const shape_info ss = shape_of(&c->src, esize(c->src.dtype));
+        *G = grid_of(&c->src, &ss, c->a.group_shape);
+        if (G->known && G->count <= (uint64_t)cap) right = (int64_t)G->count;
+    }
+    return right;
+}
+
 /* a dynamic op's scales or zps tensor of n entries; per group (G given and
    known) mostly the grid's shape when n is the grid's count, or 1-D, and
    wrongly shaped ones of the right count (dims reversed, a leading 1, one
@@ -1228,18 +1261,6 @@ static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, c
 
 #define CHOOSE_CAP 32768
 
-static void qrange_of(quant_dtype t, int64_t *lo, int64_t *hi)
-{
-    switch (t) {
-    case QUANT_S8: *lo = -128; *hi = 127; break;
-    case QUANT_U8: *lo = 0; *hi = 255; break;
-    case QUANT_S4: *lo = -8; *hi = 7; break;
-    case QUANT_U4: *lo = 0; *hi = 15; break;
-    case QUANT_F8_E4M3: *lo = -448; *hi = 448; break;
-    default: *lo = -57344; *hi = 57344; break;
-    }
-}
-
 /* a zps type that holds every zero point of the scheme (symmetric: 0) */
 static int zp_fits(quant_dtype zt, quant_dtype q, long long scheme)
 {
@@ -1451,7 +1472,7 @@ static int oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const floa
     int64_t lo, hi;
     uint64_t i;
     int all = 1;
-    qrange_of(qdt, &lo, &hi);
+    o_qrange(qdt, &lo, &hi);
     for (i = 0; i < cells; ++i) {
         uint8_t *sp = exp[m->buf_blk[B_SC]] + m->buf_off[B_SC] + 4 * i;
         good[i] = (uint8_t)o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4, &os[i],
@@ -1647,29 +1668,7 @@ static int choose_case(reader *r, unsigned opb)
         c.a.rounding = (quant_rounding)(ro < 240 ? (int)(ro % 4) : wild_r[ro % 4]);
         c.a.f8_overflow = (quant_f8_overflow)(fo < 240 ? (int)(fo % 2) : wild_f[fo % 3]);
     }
-    {
-        static const int64_t past[] = { 1, -1, 4, INT64_MAX };
-        const unsigned gm = rd8(r);
-        const int rk = c.src.rank < 0 ? 0 : c.src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.src.rank;
-        if (c.a.qtype == QUANT_PER_GROUP || gm >= 232) {
-            for (k = 0; k < rk; ++k) c.a.group_shape[k] = pick_group(r, c.src.dims[k]);
-            if (gm >= 216 && rk < QUANT_MAX_RANK) c.a.group_shape[rk + (int)(gm % (unsigned)(QUANT_MAX_RANK - rk))] = past[gm % 4];
-        }
-    }
-    /* the grid the scales and zero points are sized from (NULL attrs: per tensor) */
-    per_ch_gen = !c.attrs_null && c.a.qtype == QUANT_PER_CHANNEL;
-    if (per_ch_gen && c.src.rank > 0 && c.src.rank <= QUANT_MAX_RANK && c.a.axis >= -c.src.rank &&
-        c.a.axis < c.src.rank) {
-        c_ok_gen = 1;
-        C_gen = c.src.dims[c.a.axis < 0 ? c.a.axis + c.src.rank : c.a.axis];
-    }
-    right = per_ch_gen && c_ok_gen && C_gen >= 0 && C_gen <= CHOOSE_CAP ? C_gen : 1;
-    memset(&G_gen, 0, sizeof G_gen);
-    if (!c.attrs_null && c.a.qtype == QUANT_PER_GROUP) {
-        const shape_info ss = shape_of(&c.src, esize(c.src.dtype));
-        G_gen = grid_of(&c.src, &ss, c.a.group_shape);
-        if (G_gen.known && G_gen.count <= CHOOSE_CAP) right = (int64_t)G_gen.count;
-    }
+    right = pick_grid(r, &c, CHOOSE_CAP, &per_ch_gen, &c_ok_gen, &C_gen, &G_gen);
     /* scales and zero points: counts, shapes, dtypes */
     {
         const unsigned ds = rd8(r), zm = rd8(r), dz = rd8(r);
@@ -1986,33 +1985,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.a.rounding = (quant_rounding)(ro < 240 ? (int)(ro % 4) : wild_r[ro % 4]);
         c.a.f8_overflow = (quant_f8_overflow)(fo < 240 ? (int)(fo % 2) : wild_f[fo % 3]);
     }
-    /* group_shape: per group, an entry per dim below the rank and now and
-       then one set past it; other qtypes now and then carry one too, which
-       they ignore */
-    {
-        static const int64_t past[] = { 1, -1, 4, INT64_MAX };
-        const unsigned gm = rd8(&r);
-        const int rk = c.src.rank < 0 ? 0 : c.src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.src.rank;
-        if (c.a.qtype == QUANT_PER_GROUP || gm >= 232) {
-            for (k = 0; k < rk; ++k) c.a.group_shape[k] = pick_group(&r, c.src.dims[k]);
-            if (gm >= 216 && rk < QUANT_MAX_RANK) c.a.group_shape[rk + (int)(gm % (unsigned)(QUANT_MAX_RANK - rk))] = past[gm % 4];
-        }
-    }
-    /* the channel count the lists are sized from */
-    per_ch_gen = !c.attrs_null && c.a.qtype == QUANT_PER_CHANNEL;
-    if (per_ch_gen && c.src.rank > 0 && c.src.rank <= QUANT_MAX_RANK && c.a.axis >= -c.src.rank &&
-        c.a.axis < c.src.rank) {
-        c_ok_gen = 1;
-        C_gen = c.src.dims[c.a.axis < 0 ? c.a.axis + c.src.rank : c.a.axis];
-    }
-    right = per_ch_gen && c_ok_gen && C_gen >= 0 && C_gen <= LIST_CAP ? C_gen : 1;
-    /* per group: the grid's count */
-    memset(&G_gen, 0, sizeof G_gen);
-    if (!c.attrs_null && c.a.qtype == QUANT_PER_GROUP) {
-        const shape_info ss = shape_of(&c.src, esize(c.src.dtype));
-        G_gen = grid_of(&c.src, &ss, c.a.group_shape);
-        if (G_gen.known && G_gen.count <= LIST_CAP) right = (int64_t)G_gen.count;
-    }
+    right = pick_grid(&r, &c, LIST_CAP, &per_ch_gen, &c_ok_gen, &C_gen, &G_gen);
 
     /* scales and zero points: counts and shapes */
     n_sc = pick_count(&r, right, c_ok_gen, C_gen, dyn);
