@@ -7,6 +7,12 @@
 #include <string.h>
 #include <stdlib.h>
 
+#if defined(__GNUC__)
+#define CHECK_UNUSED __attribute__((unused))
+#else
+#define CHECK_UNUSED
+#endif
+
 static long check_failures, check_count;
 
 #define CHECK(cond, ...)                                                   \
@@ -21,18 +27,13 @@ static long check_failures, check_count;
         }                                                                  \
     } while (0)
 
-static int check_done(const char *name)
+CHECK_UNUSED static int check_done(const char *name)
 {
     printf("%s: %ld checks, %ld failed\n", name, check_count, check_failures);
     return check_failures ? 1 : 0;
 }
 
 /* xorshift64*: the same stream on every platform */
-#if defined(__GNUC__)
-#define CHECK_UNUSED __attribute__((unused))
-#else
-#define CHECK_UNUSED
-#endif
 
 static uint64_t check_rng = 0x9E3779B97F4A7C15ull;
 CHECK_UNUSED static uint32_t check_rand(void)
@@ -88,6 +89,10 @@ static void check_cpu(void)
     printf("QUANT_TEST_LEVEL=%s is not a backend\n", want);
     exit(1);
 }
+#elif !defined(QUANT_IMPLEMENTATION)
+/* the implementation is in tests/impl.c, and so is the check */
+void check_cpu_shared(void);
+#define check_cpu check_cpu_shared
 #else
 static void check_cpu(void) {}
 #endif

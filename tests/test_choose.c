@@ -6,7 +6,6 @@
    every axis and per group, f32/f16/bf16 sources, every result type and
    rounding; errors leave every output as it was. Each buffer is its own
    allocation of exactly its size. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
 #include "oracle.h"

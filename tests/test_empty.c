@@ -3,7 +3,6 @@
    one-element over-read), zero-element tensors carry NULL data, and the
    row kernels take n = 0 with NULL pointers (clang's UBSan reports NULL + 0).
    Run on 32-bit targets too, where size_t cannot hold every int64 dim. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
 

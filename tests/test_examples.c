@@ -1,6 +1,5 @@
 /* Worked examples: the seed documents' formulas on hand-checked numbers,
    and cases from oneDNN's and ONNX's own tests. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
 

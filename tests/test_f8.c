@@ -2,7 +2,6 @@
    scales, and encode over a sweep of f32 bit patterns (every 4096th in the
    normal run; all 2^32 with the argument "all", the slow suite, which
    may be split: "all K N" runs shard K of N). */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "oracle.h"
 #include "check.h"

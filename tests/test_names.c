@@ -1,6 +1,5 @@
 /* Names and strict parsing: quant_status_str, quant_dtype_name,
    quant_dtype_from_name, quant_attrs_set, quant_backend. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
 

@@ -6,7 +6,6 @@
    overflow modes, through the backend this program is built for. It also
    counts how often the oneDNN route differs from the single rounding the
    other roundings use. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "oracle.h"
 #include "check.h"

@@ -2,7 +2,6 @@
    bit: every dtype, rounding, f8 overflow mode, static and dynamic, per
    tensor and per channel on every axis, on edge values, ties and random
    data. Built once per backend, so it checks SIMD paths too. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "oracle.h"
 #include "check.h"

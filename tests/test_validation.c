@@ -1,6 +1,5 @@
 /* One check per row of SPEC section 4: the exact status, and a dst that a
    canary fill proves untouched. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
 
