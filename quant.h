@@ -527,6 +527,7 @@ extern "C" {
 #define QUANT__F_VEC      64u  /* SIMD bodies only: a vector of scales (sstep 1) */
 #define QUANT__F_STREAM  128u  /* SIMD bodies only: stores go past the caches */
 #define QUANT__F_VIA_F16 256u  /* f8 as oneDNN makes it: rounded to f16 first */
+#define QUANT__F_MARK    512u  /* SIMD bodies only: x / s without a division (quant__mark_ok) */
 
 /* Streaming stores on x86: a kernel call whose destination is at least
    QUANT_STREAM_BYTES long (and one scale) writes it with non-temporal
@@ -837,6 +838,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__dec64 QUANT__SFX(quant__dec64)
 #define quant__dec64_init QUANT__SFX(quant__dec64_init)
 #define quant__div QUANT__SFX(quant__div)
+#define quant__div_fma QUANT__SFX(quant__div_fma)
 #define quant__eq QUANT__SFX(quant__eq)
 #define quant__f8_bytes QUANT__SFX(quant__f8_bytes)
 #define quant__f8_order QUANT__SFX(quant__f8_order)
@@ -919,6 +921,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
 #define quant__v_f32_to_i8_x4 QUANT__SFX(quant__v_f32_to_i8_x4)
+#define quant__v_f32_to_i8_x4f QUANT__SFX(quant__v_f32_to_i8_x4f)
 #define quant__exec QUANT__SFX(quant__exec)
 #define quant__kernel QUANT__SFX(quant__kernel)
 #define quant__layout QUANT__SFX(quant__layout)
@@ -1042,6 +1045,13 @@ QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm256_set1_epi32(x); }
 QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm256_add_ps(a, b); }
 QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm256_mul_ps(a, b); }
 QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm256_div_ps(a, b); }
+/* x / s from r = fl(1/s): x * r, corrected once (see QUANT__F_MARK) */
+#define QUANT__HAS_FMA 1
+QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r)
+{
+    const quant__vf q = _mm256_mul_ps(x, r);
+    return _mm256_fmadd_ps(_mm256_fnmadd_ps(q, s, x), r, q);
+}
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm256_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm256_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q)); }
@@ -1123,6 +1133,12 @@ QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm512_set1_epi32(x); }
 QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm512_add_ps(a, b); }
 QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return _mm512_mul_ps(a, b); }
 QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm512_div_ps(a, b); }
+#define QUANT__HAS_FMA 1
+QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r)
+{
+    const quant__vf q = _mm512_mul_ps(x, r);
+    return _mm512_fmadd_ps(_mm512_fnmadd_ps(q, s, x), r, q);
+}
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm512_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm512_max_ps(a, b); }
 /* vfixupimmps classifies each lane and answers from a table of nibbles:
@@ -1338,6 +1354,10 @@ QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vst1_u16(p, vmovn_u32
 #ifndef QUANT__NAN_CHEAP
 #  define QUANT__NAN_CHEAP 0
 #endif
+#ifndef QUANT__HAS_FMA
+#  define QUANT__HAS_FMA 0 /* no fused multiply-add: QUANT__F_MARK is never set */
+QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r) { (void)r; return quant__div(x, s); }
+#endif
 
 /* ---- helpers every vector kernel uses ---------------------------------- */
 
@@ -1371,7 +1391,7 @@ QUANT__INLINE quant__vf quant__v_load(const float *p, const uint16_t *h, size_t 
 /* x / s or x * r, fenced so that no later addition fuses with it */
 QUANT__INLINE quant__vf quant__v_quotient(quant__vf x, quant__vf s, quant__vf r, unsigned f)
 {
-    quant__vf v = (f & QUANT__F_RECIP) ? quant__mul(x, r) : quant__div(x, s);
+    quant__vf v = (f & QUANT__F_RECIP) ? quant__mul(x, r) : (f & QUANT__F_MARK) ? quant__div_fma(x, s, r) : quant__div(x, s);
     QUANT__VFENCE(v);
     return v;
 }
@@ -1573,10 +1593,10 @@ QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size
    saturating packs give lo just as the clamp would, and z is added in 16
    bits with saturation, which cannot carry a sum below lo back into range
    while |z| <= QUANT__ZP_PACK. */
-QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
-                                           const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
-                                           quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
-                                           const unsigned f, const uint16_t *h, const int half)
+QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                            const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
+                                            quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
+                                            const unsigned f, const uint16_t *h, const int half)
 {
     const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
@@ -1610,7 +1630,15 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_
             ok &= QUANT__SCALES_OK(s);
             v[k] = quant__v_quotient(quant__v_load(src, h, j, half), s, r, f);
         }
-        if (!QUANT__NAN_CHEAP) nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
+        /* the block test pays for itself under MARK, where a NaN (x NaN or
+           infinite, or x * r past FLT_MAX) sends the block to the division */
+        if (!QUANT__NAN_CHEAP || (f & QUANT__F_MARK)) {
+            nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
+            if (nan && (f & QUANT__F_MARK))
+                for (k = 0; k < 4; ++k)
+                    v[k] = quant__v_quotient(quant__v_load(src, h, i + (size_t)k * QUANT__W, half), s, r,
+                                             f & ~QUANT__F_MARK);
+        }
         QUANT__UNROLL4
         for (k = 0; k < 4; ++k) {
             quant__vf w = nan ? quant__zero_nan(v[k]) : v[k];
@@ -1626,6 +1654,35 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_
     }
     *so_io = so;
     return i;
+}
+
+/* x / s without a division: with r = fl(1/s), q = fl(x * r) is within
+   1.5 ulp of x / s, and one correction q + fl(x - q * s) * r, both steps
+   fused multiply-adds, gives fl(x / s) itself (Markstein's correction)
+   where the residual x - q * s is exact and q is finite. The residual is
+   exact for |x| >= 2^-100; r is a normal float for |s| < 2^126. So it is
+   taken for one scale with 2^-75 <= |s| <= 2^100 only, where a smaller |x|
+   gives |x / s| < 2^-25, too small for any error of the correction to
+   change an integer result (fl(q + z) = z for z != 0, rne(q) = 0), and
+   where a quotient that comes out NaN (x NaN or infinite, or x * r past
+   FLT_MAX) sends its block of four vectors to the division. Checked bit
+   for bit against the division on all 2^32 x at 511 scales of that range
+   (the slow suite repeats it at a few). The integer kernels only: an f8
+   result keeps the sign of a zero quotient, which the correction loses. */
+QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                           const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
+                                           quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
+                                           const unsigned f, const uint16_t *h, const int half)
+{
+#if QUANT__HAS_FMA
+    if (!(f & (QUANT__F_RECIP | QUANT__F_VEC))) {
+        const float a = scale[0] < 0.0f ? -scale[0] : scale[0];
+        if (a >= 0x1p-75f && a <= 0x1p100f)
+            return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi,
+                                          f | QUANT__F_MARK, h, half);
+    }
+#endif
+    return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi, f, h, half);
 }
 
 /* A vector at a time with a zero point per element (a vector of scales). */
@@ -3247,6 +3304,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__dec64
 #undef quant__dec64_init
 #undef quant__div
+#undef quant__div_fma
 #undef quant__eq
 #undef quant__f8_bytes
 #undef quant__f8_order
@@ -3332,6 +3390,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_i8_to_f32_x4
 #undef quant__v_f32_to_i8_zvec
 #undef quant__v_f32_to_i8_x4
+#undef quant__v_f32_to_i8_x4f
 #undef quant__exec
 #undef quant__kernel
 #undef quant__layout
@@ -3342,6 +3401,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef QUANT__VFENCE
 #undef QUANT__SCALES_OK
 #undef QUANT__NAN_CHEAP
+#undef QUANT__HAS_FMA
 #undef QUANT__CVT_NEEDS_RANGE
 #undef QUANT__NAN_KEEPS_SIGN
 #undef QUANT__VEC_IF

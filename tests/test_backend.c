@@ -17,7 +17,12 @@
 
 static const float scales[] = {
     1.0f, 0.1f, -0.25f, 3.7f, 1e-3f, 6.5e4f, 0.0078125f, 1.17549435e-38f, 5.8774718e-39f,
-    3.0e38f, 1e-20f, 1e20f, 0.3333333f, -1e-30f
+    3.0e38f, 1e-20f, 1e20f, 0.3333333f, -1e-30f,
+    /* either side of the range where the kernels divide without a division
+       (2^-75 <= |s| <= 2^100), and a significand of all ones below it */
+    0x1.000002p-75f, -0x1.fffffep-76f, 0x1.fffffep99f, 0x1.000002p100f, 0x1.fffffep-126f,
+    /* a subnormal reciprocal: x * r corrected once gives 1 for 0x7F400001 / s, not 2 */
+    0x1.000002p127f
 };
 static const int32_t zps[] = {
     0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, QUANT__ZP_PACK, -QUANT__ZP_PACK, QUANT__ZP_PACK + 1,
@@ -30,7 +35,8 @@ static const uint32_t edges[] = {
     0x00000000, 0x80000000, 0x3F000000, 0xBF000000, 0x3FC00000, 0x40200000, 0x7F800000, 0xFF800000,
     0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF, 0x7F7FFFFF, 0xFF7FFFFF, 0x00800000, 0x00000001,
     0x807FFFFF, 0x42FF0000, 0xC3008000, 0x437F8000, 0x4F000000, 0xCF000000, 0x4F800000, 0x4B400001,
-    0x43E80000, 0x43E80001, 0x47700000, 0x476FFFFF, 0x3B000000, 0x3A800000, 0x37800000, 0x36800000
+    0x43E80000, 0x43E80001, 0x47700000, 0x476FFFFF, 0x3B000000, 0x3A800000, 0x37800000, 0x36800000,
+    0x7F400001, 0xFF400001
 };
 
 static void fill(float *x, size_t n, float s)
@@ -116,7 +122,9 @@ static void sweep(uint64_t shard, uint64_t shards)
     enum { B = 1 << 16 };
     static float x[B];
     static uint8_t a[B], b[B];
-    static const float sw_scales[3] = { 1.0f, 0.0625f, 0.3f };
+    /* 1 makes exact ties; the others have a reciprocal that is not exact,
+       one with a significand of all ones */
+    static const float sw_scales[3] = { 1.0f, 0x1.fffffep-4f, 0.3f };
     const uint64_t first = (1ull << 32) / shards * shard, last = (1ull << 32) / shards * (shard + 1);
     uint64_t u;
     int k;
