@@ -1677,7 +1677,7 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_
 #if QUANT__HAS_FMA
     if (!(f & (QUANT__F_RECIP | QUANT__F_VEC))) {
         const float a = scale[0] < 0.0f ? -scale[0] : scale[0];
-        if (a >= 0x1p-75f && a <= 0x1p100f)
+        if (a >= 2.6469779601696886e-23f && a <= 1.2676506002282294e30f) /* 2^-75, 2^100 */
             return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi,
                                           f | QUANT__F_MARK, h, half);
     }
