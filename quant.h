@@ -4655,7 +4655,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             quant__say_needs(l, src, a, 0);
             quant__say(l, a->qtype == QUANT_PER_GROUP ? ", shaped as the grid or 1-D" : ", in 1-D");
         } else {
-            quant__say_given(l, "scales", dynamic ? scales : NULL, a->n_scales);
+            quant__say_given(l, dynamic ? "scales" : "attrs.scales", dynamic ? scales : NULL, a->n_scales);
             quant__say_needs(l, src, a, 0);
         }
         return;

@@ -218,7 +218,7 @@ int main(void)
     expect(QUANT_OP_QUANTIZE, &src, NULL, NULL, &dst, &b, QUANT_ERR_NULL, "attrs.scales is NULL: the static ops take a scales list");
     b.scales = sc;
     b.n_scales = 2;
-    expect(QUANT_OP_QUANTIZE, &src, NULL, NULL, &dst, &b, QUANT_ERR_SCALES, "scales: 2 given; per_tensor needs 1");
+    expect(QUANT_OP_QUANTIZE, &src, NULL, NULL, &dst, &b, QUANT_ERR_SCALES, "attrs.scales: 2 given; per_tensor needs 1");
     b.n_scales = 1;
     b.zps = zl;
     b.n_zps = 4;
