@@ -68,6 +68,7 @@
    QUANT_NO_PARSE    leaves quant_attrs_set and quant_dtype_from_name out.
    QUANT_NO_CHOOSE   leaves quant_choose_qparams and
                      quant_choose_and_quantize out.
+   QUANT_NO_EXPLAIN  leaves quant_explain out.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -223,6 +224,11 @@
                             a 2-byte one: reading it as such is
                             undefined in C (beyond the oneDNN documents, as
                             is the overlap rule for scales and zero points)
+
+   quant_explain(op, ...) validates an op's arguments, returns its status
+   and writes one line naming the argument and the expected and given
+   values into a caller's buffer, e.g. "scales: 64 given; per_channel on
+   axis 1 (3 channels) needs 3".
 */
 #ifndef QUANT__PART /* the header and the main implementation; the parts are further down */
 #ifndef QUANT_H_INCLUDED
@@ -363,6 +369,20 @@ QUANT_API const char  *quant_dtype_name(quant_dtype t);
 QUANT_API quant_status quant_dtype_from_name(const char *name, quant_dtype *out);
 QUANT_API quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value);
 QUANT_API const char  *quant_backend(void);
+
+/* Why an operation fails, in one line: validates the arguments exactly as
+   the op would (reading the scales and zero points, writing no tensor),
+   returns the status the op would return, and writes a line naming the
+   argument with the expected and the given values into buf (NUL-ended,
+   cut to cap bytes; buf may be NULL when cap is 0), e.g. "scales: 64
+   given; per_channel on axis 1 (3 channels) needs 3". The static ops
+   ignore scales and zps. */
+typedef enum quant_op {
+    QUANT_OP_QUANTIZE = 0, QUANT_OP_DEQUANTIZE, QUANT_OP_DYNAMIC_QUANTIZE, QUANT_OP_DYNAMIC_DEQUANTIZE
+} quant_op;
+QUANT_API quant_status quant_explain(quant_op op, const quant_tensor *src, const quant_tensor *scales,
+                                     const quant_tensor *zps, const quant_tensor *dst,
+                                     const quant_attrs *attrs, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }
@@ -4408,6 +4428,390 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 {
     return quant__op(src, dst, attrs, 0, 1, scales, zps);
 }
+
+#ifndef QUANT_NO_EXPLAIN
+/* ---- quant_explain: one line on why an op fails ------------------------ */
+/* The status comes from the ops' own validation; the line is then worked
+   out again for that status, in the order the validation checks. */
+typedef struct quant__line { char *buf; size_t cap, len; } quant__line;
+
+QUANT__PRIVATE void quant__say(quant__line *l, const char *s)
+{
+    for (; *s; ++s, ++l->len)
+        if (l->len + 1 < l->cap) l->buf[l->len] = *s;
+}
+
+/* decimal, without a 64-bit division (a library call on 32-bit targets) */
+QUANT__PRIVATE void quant__say_u64(quant__line *l, uint64_t v)
+{
+    char d[2] = { 0, 0 };
+    int k, j, started = 0;
+    for (k = 19; k >= 0; --k) {
+        uint64_t p = 1;
+        for (j = 0; j < k; ++j) p *= 10u;
+        d[0] = '0';
+        while (v >= p) { v -= p; ++d[0]; }
+        if (d[0] != '0' || started || k == 0) { quant__say(l, d); started = 1; }
+    }
+}
+
+QUANT__PRIVATE void quant__say_i64(quant__line *l, int64_t v)
+{
+    if (v < 0) quant__say(l, "-");
+    quant__say_u64(l, v < 0 ? 0u - (uint64_t)v : (uint64_t)v);
+}
+
+QUANT__PRIVATE void quant__say_dims(quant__line *l, const quant_tensor *t)
+{
+    int i;
+    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) {
+        quant__say(l, "of rank ");
+        quant__say_i64(l, t->rank);
+        return;
+    }
+    quant__say(l, "[");
+    for (i = 0; i < t->rank; ++i) {
+        if (i) quant__say(l, ", ");
+        quant__say_i64(l, t->dims[i]);
+    }
+    quant__say(l, "]");
+}
+
+/* "name: " and a dtype's name, or its number when it has none */
+QUANT__PRIVATE void quant__say_dtype(quant__line *l, const char *name, const quant_tensor *t)
+{
+    quant__say(l, name);
+    quant__say(l, ": dtype ");
+    if ((unsigned)t->dtype - 1u < (unsigned)QUANT_BF16) quant__say(l, quant_dtype_name(t->dtype));
+    else quant__say_i64(l, (int64_t)t->dtype);
+}
+
+/* the integer and f8 types this build takes, as "s8, u8, ..." */
+QUANT__PRIVATE void quant__say_qtypes(quant__line *l, int s32)
+{
+    quant__say(l, "s8, u8");
+    if (s32) quant__say(l, ", s32");
+#ifndef QUANT_NO_4BIT
+    quant__say(l, ", s4, u4");
+#endif
+#ifndef QUANT_NO_F8
+    if (s32 < 2) quant__say(l, ", f8_e4m3, f8_e5m2");
+#endif
+}
+
+/* the float types, likewise */
+QUANT__PRIVATE void quant__say_ftypes(quant__line *l)
+{
+    quant__say(l, QUANT__HALF ? "f32, f16 or bf16" : "f32 (f16 and bf16 are configured out)");
+}
+
+/* what the scales (or zero points) must number, from the layout */
+QUANT__PRIVATE void quant__say_needs(quant__line *l, const quant_tensor *src, const quant_attrs *a, int zps)
+{
+    static const char *const qtypes[] = { "per_tensor", "per_channel", "per_group" };
+    int i;
+    quant__say(l, qtypes[a->qtype]);
+    if (a->qtype == QUANT_PER_TENSOR) { quant__say(l, " needs 1"); return; }
+    if (a->qtype == QUANT_PER_CHANNEL) {
+        const int axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
+        quant__say(l, " on axis ");
+        quant__say_i64(l, a->axis);
+        if (axis < 0 || axis >= src->rank) { quant__say(l, ", outside src's rank"); return; }
+        quant__say(l, " (");
+        quant__say_i64(l, src->dims[axis]);
+        quant__say(l, " channels) needs ");
+        if (zps) quant__say(l, "1 or ");
+        quant__say_i64(l, src->dims[axis]);
+        return;
+    }
+    quant__say(l, " ");
+    for (i = 0; i < src->rank; ++i) {
+        if (i) quant__say(l, "x");
+        quant__say_i64(l, a->group_shape[i]);
+        if (a->group_shape[i] < 1) { quant__say(l, "..., not a group shape"); return; }
+    }
+    quant__say(l, " over ");
+    quant__say_dims(l, src);
+    quant__say(l, " needs ");
+    if (zps) quant__say(l, "1 or ");
+    for (i = 0; i < src->rank; ++i) {
+        if (i) quant__say(l, "x");
+        quant__say_u64(l, src->dims[i] == 0 ? 0u : quant__grid_dim(src, a, i));
+    }
+}
+
+/* the count a scales or zps tensor (or list) has, said as "N given" */
+QUANT__PRIVATE void quant__say_given(quant__line *l, const char *name, const quant_tensor *t, size_t listed)
+{
+    size_t n = listed;
+    quant__say(l, name);
+    quant__say(l, ": ");
+    if (t && quant__count(t, 1, &n) != QUANT_OK) {
+        quant__say(l, "dims ");
+        quant__say_dims(l, t);
+        quant__say(l, " hold no valid count");
+        return;
+    }
+    quant__say_u64(l, n);
+    quant__say(l, " given; ");
+}
+
+QUANT__PRIVATE void quant__say_tensor_null(quant__line *l, const char *name, const quant_tensor *t, size_t n)
+{
+    quant__say(l, name);
+    quant__say(l, ": data is NULL with ");
+    quant__say_u64(l, n);
+    quant__say(l, " elements");
+    (void)t;
+}
+
+QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, quant_status st, int quantize,
+                                         int dynamic, const quant_tensor *src, const quant_tensor *scales,
+                                         const quant_tensor *zps, const quant_tensor *dst, const quant_attrs *a)
+{
+    const quant_tensor *f = src && dst ? (quantize ? src : dst) : NULL;
+    const quant_tensor *q = src && dst ? (quantize ? dst : src) : NULL;
+    size_t n = 0, m = 0;
+    if (src && quant__count(src, 1, &n) != QUANT_OK) n = 0;
+    switch (st) {
+    case QUANT_OK:
+        quant__say(l, "ok");
+        return;
+    case QUANT_ERR_NULL:
+        if (!src) quant__say(l, "src is NULL");
+        else if (!dst) quant__say(l, "dst is NULL");
+        else if (dynamic && !scales) quant__say(l, "scales is NULL: the dynamic ops take a scales tensor");
+        else if (!dynamic && a == &quant__defaults) quant__say(l, "attrs is NULL: the static ops take their scales from attrs");
+        else if (!dynamic && a->scales == NULL) quant__say(l, "attrs.scales is NULL: the static ops take a scales list");
+        else if (!dynamic && a->zps == NULL && a->n_zps > 0) {
+            quant__say(l, "attrs.zps is NULL with n_zps ");
+            quant__say_u64(l, a->n_zps);
+        } else if (n > 0 && src->data == NULL) quant__say_tensor_null(l, "src", src, n);
+        else if (n > 0 && dst->data == NULL) quant__say_tensor_null(l, "dst", dst, n);
+        else if (dynamic && quant__count(scales, 4, &m) == QUANT_OK && m > 0 && scales->data == NULL)
+            quant__say_tensor_null(l, "scales", scales, m);
+        else quant__say(l, "zps: data is NULL");
+        return;
+    case QUANT_ERR_DTYPE:
+        if (!quant__is_float(f->dtype)) {
+            quant__say_dtype(l, quantize ? "src" : "dst", f);
+            quant__say(l, quantize ? "; quantize reads " : "; dequantize writes ");
+            quant__say_ftypes(l);
+        } else {
+            quant__say_dtype(l, quantize ? "dst" : "src", q);
+            quant__say(l, quantize ? "; quantize writes " : "; dequantize reads ");
+            quant__say_qtypes(l, !quantize);
+        }
+        return;
+    case QUANT_ERR_RANK: {
+        const quant_tensor *t = src->rank < 0 || src->rank > QUANT_MAX_RANK ? src : dst;
+        quant__say(l, t == src ? "src" : "dst");
+        quant__say(l, ": rank ");
+        quant__say_i64(l, t->rank);
+        quant__say(l, "; ranks are 0 to ");
+        quant__say_i64(l, QUANT_MAX_RANK);
+        return;
+    }
+    case QUANT_ERR_SHAPE:
+        if (quant__count(src, (unsigned)quant__dtype_size(f->dtype), &m) != QUANT_OK) {
+            quant__say(l, "src: dims ");
+            quant__say_dims(l, src);
+            quant__say(l, " have a negative dim or more bytes than size_t and int64 hold");
+        } else {
+            quant__say(l, "dst: dims ");
+            quant__say_dims(l, dst);
+            quant__say(l, "; src's are ");
+            quant__say_dims(l, src);
+            quant__say(l, ", and they must be equal");
+        }
+        return;
+    case QUANT_ERR_QTYPE:
+        quant__say(l, "attrs.qtype: ");
+        quant__say_i64(l, (int64_t)a->qtype);
+        quant__say(l, QUANT__GROUPS ? "; per_tensor 0, per_channel 1 or per_group 2"
+                                    : "; per_tensor 0 or per_channel 1 (per_group is configured out)");
+        return;
+    case QUANT_ERR_AXIS:
+        quant__say(l, "attrs.axis: ");
+        quant__say_i64(l, a->axis);
+        quant__say(l, "; per_channel over src's rank ");
+        quant__say_i64(l, src->rank);
+        quant__say(l, src->rank ? " takes -" : " has no axis");
+        if (src->rank) {
+            quant__say_i64(l, src->rank);
+            quant__say(l, " to ");
+            quant__say_i64(l, src->rank - 1);
+        }
+        return;
+    case QUANT_ERR_SCALES:
+        if (dynamic && !quant__is_float(scales->dtype)) {
+            quant__say_dtype(l, "scales", scales);
+            quant__say(l, "; scales are ");
+            quant__say_ftypes(l);
+        } else if (dynamic && !quant__grid_shape_ok(scales, src, a)) {
+            quant__say(l, "scales: dims ");
+            quant__say_dims(l, scales);
+            quant__say(l, "; ");
+            quant__say_needs(l, src, a, 0);
+            quant__say(l, a->qtype == QUANT_PER_GROUP ? ", shaped as the grid or 1-D" : ", in 1-D");
+        } else {
+            quant__say_given(l, dynamic ? "scales" : "attrs.scales", dynamic ? scales : NULL, a->n_scales);
+            quant__say_needs(l, src, a, 0);
+        }
+        return;
+    case QUANT_ERR_SCALE_VALUE: {
+        /* the plan holds the scales as validated, whatever their dtype */
+        size_t i = 0;
+        float v = 0.0f;
+        while (i < p->n_scales && (v = quant__scale_at(p, i), quant__scalar_scales_valid(&v, 1))) ++i;
+        quant__say(l, dynamic ? "scales[" : "attrs.scales[");
+        quant__say_u64(l, i);
+        quant__say(l, "]: 0x");
+        {
+            const uint32_t b = quant__bits(v);
+            int k;
+            char h[2] = { 0, 0 };
+            for (k = 28; k >= 0; k -= 4) {
+                h[0] = "0123456789abcdef"[(b >> k) & 15u];
+                quant__say(l, h);
+            }
+        }
+        quant__say(l, " (f32 bits); a scale needs 2^-128 < |s| < inf");
+        return;
+    }
+    case QUANT_ERR_ZPS: {
+        /* in the validation's order: the list, the dtype, the count and
+           shape (against the scales' count, checked before), f8's zeros */
+        size_t nz = a->n_zps;
+        int count_ok;
+        if (!dynamic && a->zps != NULL && a->n_zps == 0) {
+            quant__say(l, "attrs.zps: a list with n_zps 0; NULL stands for no zero points");
+            return;
+        }
+        if (dynamic && zps->dtype != QUANT_S8 && zps->dtype != QUANT_U8 && zps->dtype != QUANT_S32 &&
+            !quant__is_4bit(zps->dtype)) {
+            quant__say_dtype(l, "zps", zps);
+            quant__say(l, "; zero points are ");
+            quant__say_qtypes(l, 2);
+            return;
+        }
+        if (dynamic)
+            count_ok = quant__count(zps, 1, &nz) == QUANT_OK &&
+                       (quant__grid_shape_ok(zps, src, a) ||
+                        (a->qtype == QUANT_PER_GROUP && nz == 1 && (zps->rank <= 1 || zps->rank == src->rank))) &&
+                       quant__zp_count_ok(p->n_scales, a, nz);
+        else count_ok = quant__zp_count_ok(p->n_scales, a, nz);
+        if (count_ok) {
+            quant__say(l, "zps: f8 takes no zero point but 0");
+        } else if (!dynamic) {
+            quant__say_given(l, "attrs.zps", NULL, a->n_zps);
+            quant__say_needs(l, src, a, 1);
+        } else {
+            quant__say_given(l, "zps", zps, 0);
+            quant__say(l, "dims ");
+            quant__say_dims(l, zps);
+            quant__say(l, "; ");
+            quant__say_needs(l, src, a, 1);
+            quant__say(l, ", shaped as the scales");
+        }
+        return;
+    }
+    case QUANT_ERR_ZP_VALUE: {
+        size_t i = 0;
+        while (i < a->n_zps && a->zps[i] >= INT32_MIN && a->zps[i] <= INT32_MAX) ++i;
+        quant__say(l, "attrs.zps[");
+        quant__say_u64(l, i);
+        quant__say(l, "]: ");
+        if (i < a->n_zps) quant__say_i64(l, a->zps[i]);
+        quant__say(l, "; zero points are int32");
+        return;
+    }
+    case QUANT_ERR_ATTR:
+        quant__say(l, "attrs: ");
+#ifdef QUANT_ONLY_EXACT
+        if (a->rounding != QUANT_ROUND_EXACT) {
+            quant__say(l, "rounding ");
+            quant__say_i64(l, (int64_t)a->rounding);
+            quant__say(l, "; this build has exact (0) only");
+        } else
+#else
+        if (a->rounding != QUANT_ROUND_EXACT && a->rounding != QUANT_ROUND_ONEDNN &&
+            a->rounding != QUANT_ROUND_ONNX && a->rounding != QUANT_ROUND_TORCH) {
+            quant__say(l, "rounding ");
+            quant__say_i64(l, (int64_t)a->rounding);
+            quant__say(l, "; exact 0, onednn 1, onnx 2 or torch 3");
+        } else
+#endif
+        if (a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN) {
+            quant__say(l, "f8_overflow ");
+            quant__say_i64(l, (int64_t)a->f8_overflow);
+            quant__say(l, "; saturate 0 or inf_nan 1");
+        } else if (a->on_error != QUANT_ON_ERROR_UNTOUCHED && a->on_error != QUANT_ON_ERROR_PARTIAL) {
+            quant__say(l, "on_error ");
+            quant__say_i64(l, (int64_t)a->on_error);
+            quant__say(l, "; untouched 0 or partial 1");
+        } else {
+            int i, last = src->rank;
+            quant__say(l, "group_shape ");
+            for (i = src->rank; i < QUANT_MAX_RANK; ++i)
+                if (a->group_shape[i] != 0) last = i + 1;
+            for (i = 0; i < last; ++i) {
+                if (i) quant__say(l, "x");
+                quant__say_i64(l, a->group_shape[i]);
+            }
+            quant__say(l, "; src of rank ");
+            quant__say_i64(l, src->rank);
+            quant__say(l, " needs its first entries >= 1 and the rest 0");
+        }
+        return;
+    case QUANT_ERR_OVERLAP:
+        quant__say(l, "dst overlaps ");
+        quant__say(l, quant__overlap(src->data, quant__bytes(src->dtype, n), dst->data, quant__bytes(dst->dtype, n))
+                          ? "src" : "the scales or the zero points");
+        return;
+    case QUANT_ERR_ALIGN: {
+        const quant_tensor *t = !quant__aligned(src) ? src : !quant__aligned(dst) ? dst
+                              : dynamic && !quant__aligned(scales) ? scales : zps;
+        quant__say(l, t == src ? "src" : t == dst ? "dst" : t == scales ? "scales" : "zps");
+        quant__say(l, ": data of dtype ");
+        quant__say(l, quant_dtype_name(t->dtype));
+        quant__say(l, quant__dtype_size(t->dtype) == 4 ? " needs a 4-byte boundary" : " needs a 2-byte boundary");
+        return;
+    }
+    default:
+        quant__say(l, quant_status_str(st));
+        return;
+    }
+}
+
+QUANT__DEF quant_status quant_explain(quant_op op, const quant_tensor *src, const quant_tensor *scales,
+                                      const quant_tensor *zps, const quant_tensor *dst,
+                                      const quant_attrs *attrs, char *buf, size_t cap)
+{
+    const int quantize = op == QUANT_OP_QUANTIZE || op == QUANT_OP_DYNAMIC_QUANTIZE;
+    const int dynamic = op == QUANT_OP_DYNAMIC_QUANTIZE || op == QUANT_OP_DYNAMIC_DEQUANTIZE;
+    quant__line l;
+    quant__plan p;
+    quant_status st;
+    l.buf = buf;
+    l.cap = buf ? cap : 0;
+    l.len = 0;
+    if ((unsigned)op > (unsigned)QUANT_OP_DYNAMIC_DEQUANTIZE) {
+        st = QUANT_ERR_ATTR;
+        quant__say(&l, "op: ");
+        quant__say_i64(&l, (int64_t)op);
+        quant__say(&l, " is not an operation");
+    } else {
+        /* the cast: validation only reads dst */
+        st = quant__prepare(&p, src, (quant_tensor *)(uintptr_t)dst, attrs, quantize, dynamic,
+                            dynamic ? scales : NULL, dynamic ? zps : NULL);
+        quant__explain_line(&l, &p, st, quantize, dynamic, src, dynamic ? scales : NULL, dynamic ? zps : NULL, dst,
+                            attrs ? attrs : &quant__defaults);
+    }
+    if (l.cap) l.buf[l.len < l.cap ? l.len : l.cap - 1] = '\0';
+    return st;
+}
+#endif /* QUANT_NO_EXPLAIN */
 
 #ifndef QUANT_NO_CHOOSE
 QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtype qdt, quant_scheme scheme,

@@ -1,13 +1,15 @@
 #!/bin/sh
 # budget.sh SRCDIR OUTDIR "CC FLAGS...": flash size and stack of quant.h at
 # -Os for the target in CC, checked against the firmware budgets, on a core
-# with an FPU: the whole library but the choose pair (QUANT_NO_CHOOSE) <= 12
-# KiB of .text + .rodata (with it: reported, not held to a budget), the smallest
-# configuration (QUANT_NO_F8 QUANT_ONLY_EXACT QUANT_NO_4BIT QUANT_NO_HALF
-# QUANT_NO_GROUPS QUANT_SHORT_STATUS QUANT_NO_PARSE QUANT_NO_CHOOSE) <= 4 KiB; everywhere one row kernel
-# (a program using only quant_f32_to_s8) <= 1 KiB, no .data or .bss, and
-# <= 256 bytes of stack for every public function but quant_choose_qparams
-# and quant_choose_and_quantize (reported), its deepest call chain included. Sizes count quant.h's own code and constants; the compiler
+# with an FPU: the whole library but the choose pair and quant_explain
+# (QUANT_NO_CHOOSE QUANT_NO_EXPLAIN) <= 12 KiB of .text + .rodata (with them:
+# reported, not held to a budget), the smallest configuration (QUANT_NO_F8
+# QUANT_ONLY_EXACT QUANT_NO_4BIT QUANT_NO_HALF QUANT_NO_GROUPS
+# QUANT_SHORT_STATUS QUANT_NO_PARSE QUANT_NO_CHOOSE QUANT_NO_EXPLAIN) <= 4
+# KiB; everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
+# KiB, no .data or .bss, and <= 256 bytes of stack for every public function
+# but quant_choose_qparams, quant_choose_and_quantize and quant_explain
+# (reported), its deepest call chain included. Sizes count quant.h's own code and constants; the compiler
 # runtime a soft-float core links in (__aeabi_f*) is listed apart.
 src=$(cd "$1" && pwd); out=$2; cc=$3
 mkdir -p "$out"
@@ -47,6 +49,9 @@ void (*volatile keep[])(void) = {
 #ifndef QUANT_NO_PARSE
     (void (*)(void))quant_dtype_from_name, (void (*)(void))quant_attrs_set,
 #endif
+#ifndef QUANT_NO_EXPLAIN
+    (void (*)(void))quant_explain,
+#endif
     (void (*)(void))quant_backend
 };
 void entry(void) { keep[0](); }
@@ -75,12 +80,12 @@ measure() { # name, file, extra flags -> prints "text rodata runtime data"
         END { printf "%d %d %d %d\n", q, ro, r, data }'
 }
 
-minimal="-DQUANT_NO_F8 -DQUANT_ONLY_EXACT -DQUANT_NO_4BIT -DQUANT_NO_HALF -DQUANT_NO_GROUPS -DQUANT_SHORT_STATUS -DQUANT_NO_PARSE -DQUANT_NO_CHOOSE"
+minimal="-DQUANT_NO_F8 -DQUANT_ONLY_EXACT -DQUANT_NO_4BIT -DQUANT_NO_HALF -DQUANT_NO_GROUPS -DQUANT_SHORT_STATUS -DQUANT_NO_PARSE -DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN"
 echo "flash size at -Os ($cc), bytes:"
 printf '  %-34s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
-for cfg in "all|all.c|" "all but choose|all.c|-DQUANT_NO_CHOOSE" \
+for cfg in "all|all.c|" "all but choose, explain|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN" \
            "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
-           "all, minimal (eight macros)|all.c|$minimal" "quant_f32_to_s8 only|one.c|" \
+           "all, minimal (nine macros)|all.c|$minimal" "quant_f32_to_s8 only|one.c|" \
            "quant_f32_to_s8 only, minimal|one.c|$minimal"; do
     name=${cfg%%|*}; rest=${cfg#*|}; file=${rest%%|*}; flags=${rest#*|}
     tag=$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_')
@@ -90,8 +95,8 @@ for cfg in "all|all.c|" "all but choose|all.c|-DQUANT_NO_CHOOSE" \
     printf '  %-34s %6d %7d %6d %8d\n' "$name" "$1" "$2" "$total" "$3"
     [ "$4" -ne 0 ] && { echo "FAIL: $name has $4 bytes of .data/.bss"; fail=1; }
     case "$name" in
-        "all but choose") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
-        "all, minimal (eight macros)") [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
+        "all but choose, explain") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
+        "all, minimal (nine macros)") [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt 1024 ] && { echo "FAIL: one row kernel $1 > 1024 bytes"; fail=1; } ;;
     esac
 done
@@ -117,10 +122,11 @@ public = sorted(t for t in frame if re.fullmatch(r'(.*:)?quant_[a-z0-9_]+', t) a
 worst = 0
 for f in public:
     d = depth(f)
-    choose = f.split(':')[-1].startswith('quant_choose_')
+    name = f.split(':')[-1]
+    choose = name.startswith('quant_choose_') or name == 'quant_explain'
     if not choose: worst = max(worst, d)
     print(f"  stack {f.split(':')[-1]:<28} {d:>5} bytes{' (no budget)' if choose else ''}")
-print(f"  deepest public call chain but the choose pair: {worst} bytes (budget 256)")
+print(f"  deepest public call chain but the choose pair and quant_explain: {worst} bytes (budget 256)")
 sys.exit(0 if public and worst <= 256 else 1)
 PY
 [ $fail -eq 0 ] && echo "budget: ok"

@@ -978,11 +978,22 @@ static quant_status call_op(int op, int lib, const quant_tensor *src, quant_tens
 #else
     (void)lib;
 #endif
-    switch (op) {
-    case 0: return quant_quantize(src, dst, a);
-    case 1: return quant_dequantize(src, dst, a);
-    case 2: return quant_dynamic_quantize(src, sc, zp, dst, a);
-    default: return quant_dynamic_dequantize(src, sc, zp, dst, a);
+    {
+        /* quant_explain first: the op's own status, a line, nothing written */
+        char why[96];
+        const quant_status e = quant_explain((quant_op)op, src, sc, zp, dst, a, why, sizeof why);
+        quant_status st;
+        switch (op) {
+        case 0: st = quant_quantize(src, dst, a); break;
+        case 1: st = quant_dequantize(src, dst, a); break;
+        case 2: st = quant_dynamic_quantize(src, sc, zp, dst, a); break;
+        default: st = quant_dynamic_dequantize(src, sc, zp, dst, a); break;
+        }
+        if (e != st || why[0] == '\0') {
+            fprintf(stderr, "fuzz_ops: FAILED: op %d gave status %d, quant_explain %d (%s)\n", op, (int)st, (int)e, why);
+            abort();
+        }
+        return st;
     }
 }
 
