@@ -213,8 +213,7 @@
                             with f8
      QUANT_ERR_ZP_VALUE     a static zero point outside int32
      QUANT_ERR_ATTR         unknown rounding, f8_overflow or on_error value
-                            (any op),
-                            unknown attribute name; per group, a
+                            (any op), unknown attribute name; per group, a
                             group_shape entry < 1 below the rank or set
                             past it
      QUANT_ERR_OVERLAP      dst overlaps src, the scales or the zero points
