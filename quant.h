@@ -301,7 +301,9 @@ typedef enum quant_status {
     QUANT_OK = 0, QUANT_ERR_NULL, QUANT_ERR_DTYPE, QUANT_ERR_RANK, QUANT_ERR_SHAPE,
     QUANT_ERR_QTYPE, QUANT_ERR_AXIS, QUANT_ERR_SCALES, QUANT_ERR_SCALE_VALUE, QUANT_ERR_ZPS,
     QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE,
-    QUANT_ERR_ALIGN  /* 32-bit data not on a 4-byte boundary, 16-bit not on a 2-byte one */
+    QUANT_ERR_ALIGN, /* 32-bit data not on a 4-byte boundary, 16-bit not on a 2-byte one */
+    QUANT_ERR_PLAN,  /* a plan that quant_prepare did not fill in */
+    QUANT_ERR_RANGE  /* a range of a plan's units past its end, or backwards */
 } quant_status;
 
 /* per_tensor, axis 1, exact, saturate, no lists */
@@ -382,6 +384,64 @@ typedef enum quant_op {
 QUANT_API quant_status quant_explain(quant_op op, const quant_tensor *src, const quant_tensor *scales,
                                      const quant_tensor *zps, const quant_tensor *dst,
                                      const quant_attrs *attrs, char *buf, size_t cap);
+
+/* A prepared operation: validated once by quant_prepare, run many times
+   by quant_run with new data of the same shapes. The caller owns it (no
+   allocation); its members are private. Running only reads it, so many
+   threads may run one plan at once, each on its own range of units. */
+struct quant__plan {
+    unsigned char  quantize;   /* 1: float -> q, 0: q -> float */
+    unsigned char  zp_kind;
+    unsigned short flags;
+    unsigned char  qdtype;     /* the quantized side's dtype */
+    unsigned char  general;    /* 1: quant__run_general runs the op */
+    unsigned char  fdtype;     /* the float side's dtype: f32, f16 or bf16 */
+    unsigned char  sdtype;     /* the scales' dtype */
+    unsigned char  qtype, rank, axis;
+    const void    *src;
+    void          *dst;
+    size_t         outer, channels, inner; /* all 0 for an empty tensor */
+    const float   *scales;     /* one, or one per channel (f32 scales only) */
+    size_t         n_scales;
+    const void    *zps;
+    size_t         n_zps;
+    const int64_t *dims;       /* src's */
+    const int64_t *group;      /* per group: the group sizes */
+    const void    *sraw;       /* the scales as given */
+};
+typedef struct quant_plan {
+    struct quant__plan op_;          /* pointers replaced at each run */
+    int64_t dims_[QUANT_MAX_RANK];   /* src's (and dst's) */
+    int64_t group_[QUANT_MAX_RANK];
+    int64_t sdims_[QUANT_MAX_RANK];  /* the scales tensor's (dynamic ops) */
+    int64_t zdims_[QUANT_MAX_RANK];  /* the zps tensor's */
+    size_t  units_, unit_;           /* how many units; elements or rows in one */
+    uint32_t magic_;                 /* set by quant_prepare */
+    unsigned char op_code_, src_dt_, dst_dt_, s_dt_, z_dt_, mode_;
+    signed char s_rank_, z_rank_;    /* -1: no tensor */
+} quant_plan;
+
+/* Validates op's arguments exactly as the op would (data pointers too) and
+   fills in plan; on an error plan is untouched. The static ops' scales and
+   zps lists stay the caller's: they must outlive the plan, unchanged. */
+QUANT_API quant_status quant_prepare(quant_plan *plan, quant_op op, const quant_tensor *src,
+                                     const quant_tensor *scales, const quant_tensor *zps,
+                                     const quant_tensor *dst, const quant_attrs *attrs);
+/* Runs a prepared plan on tensors of the dtypes and dims it was prepared
+   with (QUANT_ERR_DTYPE or QUANT_ERR_SHAPE otherwise), and new data. What
+   depends on the data is checked again (NULL, alignment, overlap, and the
+   dynamic ops' scale and zero-point values); the static ops ignore
+   scales and zps. quant_run_range runs units [begin, end) of
+   quant_plan_units(plan): the units of one plan never share a byte of
+   dst, so threads may run disjoint ranges at once; together the ranges
+   write what quant_run writes, bit for bit. */
+QUANT_API quant_status quant_run(const quant_plan *plan, const quant_tensor *src, const quant_tensor *scales,
+                                 const quant_tensor *zps, quant_tensor *dst);
+QUANT_API quant_status quant_run_range(const quant_plan *plan, const quant_tensor *src, const quant_tensor *scales,
+                                       const quant_tensor *zps, quant_tensor *dst, size_t begin, size_t end);
+/* How many units a plan splits into (0 for an empty tensor, or a plan
+   that was not prepared). */
+QUANT_API size_t quant_plan_units(const quant_plan *plan);
 
 #ifdef __cplusplus
 }
@@ -614,27 +674,7 @@ enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_
 
 /* Everything one operation needs, filled in by validation. The op sees a
    tensor as [outer, C, inner] around the channel axis. */
-typedef struct quant__plan {
-    unsigned char  quantize;   /* 1: f32 -> q, 0: q -> f32 */
-    unsigned char  zp_kind;
-    unsigned short flags;
-    unsigned char  qdtype;     /* the quantized side's dtype */
-    /* the general path (>>ops): 16-bit floats, 4-bit integers, groups */
-    unsigned char  general;    /* 1: quant__run_general runs the op */
-    unsigned char  fdtype;     /* the float side's dtype: f32, f16 or bf16 */
-    unsigned char  sdtype;     /* the scales' dtype */
-    unsigned char  qtype, rank, axis;
-    const void    *src;
-    void          *dst;
-    size_t         outer, channels, inner; /* all 0 for an empty tensor */
-    const float   *scales;     /* one, or one per channel (f32 scales only) */
-    size_t         n_scales;
-    const void    *zps;
-    size_t         n_zps;
-    const int64_t *dims;       /* src's */
-    const int64_t *group;      /* per group: the group sizes */
-    const void    *sraw;       /* the scales as given */
-} quant__plan;
+typedef struct quant__plan quant__plan; /* declared with quant_plan, above */
 
 QUANT__PRIVATE int quant__is_f8(unsigned t)
 {
@@ -3693,12 +3733,28 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
     return f;
 }
 
+/* The plan's scales (sraw) read as floats, and their values checked. */
+QUANT__PRIVATE quant_status quant__scale_values(quant__plan *plan)
+{
+    size_t i;
+    if (plan->sdtype == QUANT_F32) {
+        plan->scales = (const float *)plan->sraw;
+        return quant__check_scale_values(plan->scales, plan->n_scales);
+    }
+    plan->scales = NULL;
+    for (i = 0; i < plan->n_scales; ++i) {
+        const float sc = quant__scale_at(plan, i);
+        if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
+    }
+    return QUANT_OK;
+}
+
 /* The scales, from a tensor (dynamic ops) or the attrs' list. Inlined,
    as are the next two, so that validation stays one frame deep. */
 QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
                                                const quant_tensor *scales_t, uint64_t channels)
 {
-    size_t n_sc, i;
+    size_t n_sc;
     plan->sdtype = QUANT_F32;
     if (scales_t) {
         if (!quant__is_float(scales_t->dtype)) return QUANT_ERR_SCALES;
@@ -3714,17 +3770,8 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
     }
     if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
     plan->n_scales = n_sc;
-    if (plan->sdtype == QUANT_F32) {
-        plan->scales = (const float *)plan->sraw;
-        return quant__check_scale_values(plan->scales, n_sc);
-    }
-    plan->scales = NULL;
-    plan->general = 1;
-    for (i = 0; i < n_sc; ++i) {
-        const float sc = quant__scale_at(plan, i);
-        if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
-    }
-    return QUANT_OK;
+    if (plan->sdtype != QUANT_F32) plan->general = 1;
+    return quant__scale_values(plan);
 }
 
 /* The zero points: a tensor (dynamic ops, optional), the attrs' list
@@ -3930,8 +3977,9 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
 /* The general path: f16 and bf16 tensors and scales, 4-bit tensors and
    zero points, per-group grids. The tensor is walked a row (its last dim)
    at a time, in chunks of at most QUANT__STAGE elements, each with its
-   scales and zero points laid out per element. */
-QUANT__NOINLINE void quant__run_general(const quant__plan *p)
+   scales and zero points laid out per element; rows r0 .. r1-1 (r1 past
+   the end: to the end). */
+QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t r1)
 {
 #if QUANT__SIMD_ANY
     float sc[QUANT__STAGE], fbuf[QUANT__STAGE];
@@ -3940,7 +3988,7 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
     size_t k;
 #endif
     const int last = p->rank - 1;
-    const size_t row = p->rank ? (size_t)p->dims[last] : 1, rows = p->outer * p->channels * p->inner / row;
+    const size_t row = p->rank ? (size_t)p->dims[last] : 1;
     const size_t gl = p->rank ? quant__cell(p, last) : 1;
     size_t r, j;
 #if QUANT__SIMD_ANY
@@ -3952,7 +4000,8 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p)
                     p->zp_kind == (p->qdtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4));
     const int half_i8 = p->quantize && !QUANT__F32_SIDE(p) && (p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8);
 #endif
-    for (r = 0; r < rows; ++r) {
+    if (r1 > p->outer * p->channels * p->inner / row) r1 = p->outer * p->channels * p->inner / row;
+    for (r = r0; r < r1; ++r) {
         /* the grid entry of the row's first element, from its index on
            every dim but the last */
         size_t base = 0, stride = row / gl + (row % gl != 0), rem = r;
@@ -4028,6 +4077,16 @@ QUANT__INLINE void quant__nib_end(const quant__plan *p)
     if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
 }
 
+/* Runs a validated plan over a non-empty tensor. A scalar build takes
+   short runs of one scale element by element: as fast as a kernel call
+   per run, and shallower on the stack. */
+QUANT__INLINE void quant__go(const quant__plan *p)
+{
+    if (p->general || (!QUANT__SIMD_ANY && (p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN))
+        quant__run_general(p, 0, SIZE_MAX);
+    else quant__exec(p);
+}
+
 /* Validation runs in its own frame, gone before the kernels run: the
    deepest call chain stays within a firmware stack budget. */
 QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
@@ -4038,14 +4097,232 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
     if (st != QUANT_OK) return st;
     if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
-    /* a scalar build takes short runs of one scale element by element: as
-       fast as a kernel call per run, and shallower on the stack */
-    if (p.general || (!QUANT__SIMD_ANY && (p.n_scales > 1 || p.n_zps > 1) && p.inner < QUANT__LONG_RUN))
-        quant__run_general(&p);
-    else quant__exec(&p);
+    quant__go(&p);
     quant__nib_end(&p);
     return QUANT_OK;
 }
+
+#ifndef QUANT_NO_PLAN
+/* ---- >>plan: prepared operations, run whole or a range at a time -------- */
+
+/* A plan's units: tiles of QUANT__TILE elements (one scale and zero
+   point), runs of one channel (the kernels' per-channel cases), or rows of
+   the last dim, two when a 4-bit row has an odd length (the general path):
+   never a byte of dst in two units. */
+enum { QUANT__UNITS_TILES = 0, QUANT__UNITS_RUNS = 1, QUANT__UNITS_ROWS = 2 };
+#define QUANT__TILE 64u
+#define QUANT__PLAN_MAGIC 0x51504C4Eu
+
+/* t's dims into to[], zeros past its rank */
+QUANT__PRIVATE void quant__dims_of(int64_t *to, const quant_tensor *t)
+{
+    int i;
+    for (i = 0; i < QUANT_MAX_RANK; ++i) to[i] = t && i < t->rank ? t->dims[i] : 0;
+}
+
+/* whether t has the dtype, rank and dims a plan was prepared with */
+QUANT__PRIVATE quant_status quant__same(const quant_tensor *t, unsigned dt, int rank, const int64_t *dims)
+{
+    int i;
+    if ((unsigned)t->dtype != dt) return QUANT_ERR_DTYPE;
+    if (t->rank != rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < rank; ++i)
+        if (t->dims[i] != dims[i]) return QUANT_ERR_SHAPE;
+    return QUANT_OK;
+}
+
+/* A validated op p into plan: a copy of it, the shapes a run must have,
+   and the plan's units. Scales and zps are NULL for the static ops. */
+QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_op op, const quant_tensor *src,
+                                const quant_tensor *scales, const quant_tensor *zps, const quant_tensor *dst,
+                                const quant_attrs *attrs)
+{
+    const size_t n = p->outer * p->channels * p->inner;
+    size_t row, k;
+    plan->op_ = *p;
+    quant__dims_of(plan->dims_, src);
+    for (k = 0; k < QUANT_MAX_RANK; ++k) plan->group_[k] = attrs ? attrs->group_shape[k] : 0;
+    quant__dims_of(plan->sdims_, scales);
+    quant__dims_of(plan->zdims_, zps);
+    plan->op_code_ = (unsigned char)op;
+    plan->src_dt_ = (unsigned char)src->dtype;
+    plan->dst_dt_ = (unsigned char)dst->dtype;
+    plan->s_dt_ = (unsigned char)(scales ? scales->dtype : QUANT_UNDEF);
+    plan->s_rank_ = (signed char)(scales ? scales->rank : -1);
+    plan->z_dt_ = (unsigned char)(zps ? zps->dtype : QUANT_UNDEF);
+    plan->z_rank_ = (signed char)(zps ? zps->rank : -1);
+    if (n == 0 || (p->n_scales <= 1 && p->n_zps <= 1)) {
+        plan->mode_ = QUANT__UNITS_TILES;
+        plan->unit_ = QUANT__TILE;
+        plan->units_ = n / QUANT__TILE + (n % QUANT__TILE != 0);
+    } else if (!p->general) {
+        plan->mode_ = QUANT__UNITS_RUNS;
+        plan->unit_ = p->inner;
+        plan->units_ = p->outer * p->channels;
+    } else {
+        row = p->rank ? (size_t)src->dims[p->rank - 1] : 1;
+        k = quant__is_4bit(p->qdtype) && (row & 1u) ? 2 : 1;
+        plan->mode_ = QUANT__UNITS_ROWS;
+        plan->unit_ = k;
+        plan->units_ = n / row / k + (n / row % k != 0);
+    }
+    plan->magic_ = QUANT__PLAN_MAGIC;
+}
+
+QUANT__DEF quant_status quant_prepare(quant_plan *plan, quant_op op, const quant_tensor *src,
+                                      const quant_tensor *scales, const quant_tensor *zps,
+                                      const quant_tensor *dst, const quant_attrs *attrs)
+{
+    const int quantize = op == QUANT_OP_QUANTIZE || op == QUANT_OP_DYNAMIC_QUANTIZE;
+    const int dynamic = op == QUANT_OP_DYNAMIC_QUANTIZE || op == QUANT_OP_DYNAMIC_DEQUANTIZE;
+    quant__plan p;
+    quant_status st;
+    if (plan == NULL) return QUANT_ERR_NULL;
+    if ((unsigned)op > (unsigned)QUANT_OP_DYNAMIC_DEQUANTIZE) return QUANT_ERR_ATTR;
+    if (!dynamic) scales = zps = NULL;
+    /* the cast: validation only reads dst */
+    st = quant__prepare(&p, src, (quant_tensor *)(uintptr_t)dst, attrs, quantize, dynamic, scales, zps);
+    if (st == QUANT_OK) quant__fill(plan, &p, op, src, scales, zps, dst, attrs);
+    return st;
+}
+
+/* a packed 4-bit result of n elements at dst, n odd: its last high nibble is 0 */
+QUANT__INLINE void quant__nib_end_at(const quant__plan *p, void *dst, size_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
+}
+
+/* A plan of QUANT__UNITS_RUNS splits into runs o * C + c of inner
+   elements; a range of them is the rest of a first row, whole rows, and
+   the start of a last row, each a box [rows, c1 - c0, inner] for the
+   kernels (this mode has no general path). Points p's view, which now
+   starts at run `at`, at the box that starts at run u < u1, and returns
+   the run after it. Moving from box to box, not from the tensor's start,
+   keeps the base pointers out of the caller's frame, and this frame off
+   the kernels' call chain. */
+QUANT__NOINLINE size_t quant__box(const quant_plan *plan, quant__plan *p, size_t at, size_t u, size_t u1)
+{
+    const size_t C = plan->op_.channels, inner = plan->op_.inner, c0 = u % C, a = at % C;
+    const size_t fsz = quant__dtype_size(p->fdtype), qsz = quant__dtype_size(p->qdtype);
+    const size_t zsz = p->zp_kind == QUANT__ZP_I64 ? 8u : p->zp_kind == QUANT__ZP_S32 ? 4u : 1u;
+    const size_t rows = c0 != 0 || u1 - u < C ? 1 : (u1 - u) / C;
+    const size_t c1 = rows > 1 || u1 - u >= C - c0 ? C : c0 + (u1 - u);
+    p->outer = rows;
+    p->channels = c1 - c0;
+    p->src = (const char *)p->src + (p->quantize ? fsz : qsz) * (u - at) * inner;
+    p->dst = (char *)p->dst + (p->quantize ? qsz : fsz) * (u - at) * inner;
+    /* the scales and zero points of channels c0 .. c1-1 */
+    p->scales = c0 >= a ? p->scales + (c0 - a) : p->scales - (a - c0);
+    p->n_scales = c1 - c0;
+    if (plan->op_.n_zps > 1) {
+        p->zps = c0 >= a ? (const char *)p->zps + zsz * (c0 - a) : (const char *)p->zps - zsz * (a - c0);
+        p->n_zps = c1 - c0;
+    }
+    return u - c0 + (rows - 1) * C + c1;
+}
+
+/* This run's tensors bound to a copy of the plan's op, after the checks
+   of everything that depends on the data. */
+QUANT__NOINLINE quant_status quant__bind(const quant_plan *plan, quant__plan *p, const quant_tensor *src,
+                                        const quant_tensor *scales, const quant_tensor *zps, quant_tensor *dst)
+{
+    quant_status st;
+    size_t n;
+    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+    if (plan->magic_ != QUANT__PLAN_MAGIC) return QUANT_ERR_PLAN;
+    *p = plan->op_;
+    if ((st = quant__same(src, plan->src_dt_, p->rank, plan->dims_)) != QUANT_OK) return st;
+    if ((st = quant__same(dst, plan->dst_dt_, p->rank, plan->dims_)) != QUANT_OK) return st;
+    n = p->outer * p->channels * p->inner;
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
+    p->src = src->data;
+    p->dst = dst->data;
+    p->dims = plan->dims_;
+    p->group = plan->group_;
+    if (plan->op_code_ >= QUANT_OP_DYNAMIC_QUANTIZE) {
+        /* new scales and zero points: the same shapes, values checked */
+        if (scales == NULL) return QUANT_ERR_NULL;
+        if (quant__same(scales, plan->s_dt_, plan->s_rank_, plan->sdims_) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (p->n_scales > 0 && scales->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(scales)) return QUANT_ERR_ALIGN;
+        if ((zps == NULL) != (plan->z_rank_ < 0)) return QUANT_ERR_ZPS;
+        if (zps != NULL) {
+            if (quant__same(zps, plan->z_dt_, plan->z_rank_, plan->zdims_) != QUANT_OK) return QUANT_ERR_ZPS;
+            if (p->n_zps > 0 && zps->data == NULL) return QUANT_ERR_NULL;
+            if (!quant__aligned(zps)) return QUANT_ERR_ALIGN;
+            p->zps = zps->data;
+        }
+        p->sraw = scales->data;
+        if ((st = quant__scale_values(p)) != QUANT_OK) return st;
+        if ((st = quant__check_zp_values(p)) != QUANT_OK) return st;
+    }
+    return quant__check_memory(p, src, dst, n);
+}
+
+QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tensor *src, const quant_tensor *scales,
+                                        const quant_tensor *zps, quant_tensor *dst, size_t begin, size_t end)
+{
+    quant__plan p;
+    quant_status st;
+    size_t n;
+    int64_t dim;
+    if (plan == NULL) return QUANT_ERR_NULL;
+    if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
+    n = p.outer * p.channels * p.inner;
+    if (begin > end || end > plan->units_) return QUANT_ERR_RANGE;
+    if (begin == end) return QUANT_OK;
+    if (begin == 0 && end == plan->units_) {
+        quant__go(&p);
+    } else if (plan->mode_ == QUANT__UNITS_TILES) {
+        /* elements e0 .. e1-1, one scale: a rank-1 tensor (e0 is a multiple
+           of the tile, so 4-bit bytes stay whole) */
+        const size_t e0 = begin * QUANT__TILE, e1 = end * QUANT__TILE < n ? end * QUANT__TILE : n;
+        dim = (int64_t)(e1 - e0);
+        p.dims = &dim;
+        p.rank = 1;
+        p.axis = 0;
+        p.qtype = QUANT_PER_TENSOR;
+        p.outer = p.channels = 1;
+        p.inner = e1 - e0;
+        p.src = (const char *)p.src + quant__bytes(p.quantize ? p.fdtype : p.qdtype, e0);
+        p.dst = (char *)p.dst + quant__bytes(p.quantize ? p.qdtype : p.fdtype, e0);
+        quant__go(&p);
+    } else if (plan->mode_ == QUANT__UNITS_RUNS) {
+        size_t at = 0, u = begin;
+        while (u < end) {
+            const size_t next = quant__box(plan, &p, at, u, end);
+            quant__exec(&p);
+            at = u;
+            u = next;
+        }
+    } else {
+        quant__run_general(&p, begin * plan->unit_, end * plan->unit_);
+    }
+    if (end == plan->units_) quant__nib_end_at(&p, dst->data, n);
+    return QUANT_OK;
+}
+
+QUANT__DEF quant_status quant_run(const quant_plan *plan, const quant_tensor *src, const quant_tensor *scales,
+                                  const quant_tensor *zps, quant_tensor *dst)
+{
+    quant__plan p;
+    quant_status st;
+    if (plan == NULL) return QUANT_ERR_NULL;
+    if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
+    if (plan->units_ > 0) {
+        quant__go(&p);
+        quant__nib_end(&p);
+    }
+    return QUANT_OK;
+}
+
+QUANT__DEF size_t quant_plan_units(const quant_plan *plan)
+{
+    return plan && plan->magic_ == QUANT__PLAN_MAGIC ? plan->units_ : 0;
+}
+#endif /* QUANT_NO_PLAN */
 
 #ifndef QUANT_NO_CHOOSE
 /* ---- choosing scales and zero points from the data --------------------- */
@@ -4965,7 +5242,8 @@ QUANT__DEF const char *quant_status_str(quant_status s)
 #ifdef QUANT_SHORT_STATUS /* firmware: the names, not the sentences */
     static const char *const names[] = { "ok", "ERR_NULL", "ERR_DTYPE", "ERR_RANK", "ERR_SHAPE", "ERR_QTYPE",
                                          "ERR_AXIS", "ERR_SCALES", "ERR_SCALE_VALUE", "ERR_ZPS", "ERR_ZP_VALUE",
-                                         "ERR_ATTR", "ERR_OVERLAP", "ERR_PARSE", "ERR_ALIGN" };
+                                         "ERR_ATTR", "ERR_OVERLAP", "ERR_PARSE", "ERR_ALIGN", "ERR_PLAN",
+                                         "ERR_RANGE" };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown status";
 #else
     switch (s) {
@@ -4984,6 +5262,8 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_OVERLAP:     return "dst overlaps src, the scales or the zero points";
     case QUANT_ERR_PARSE:       return "an attribute value or dtype name does not parse";
     case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes, or f16/bf16 data to 2";
+    case QUANT_ERR_PLAN:        return "the plan was not filled in by quant_prepare";
+    case QUANT_ERR_RANGE:       return "a range of units past the plan's end, or with its end before its beginning";
     }
     return "unknown status";
 #endif

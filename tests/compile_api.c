@@ -1,5 +1,5 @@
 /* Compiles in C99, C11, C++11 and C++17 without a warning, and calls every
-   public function of SPEC sections 1 and 2 once. */
+   public function of SPEC sections 1 and 2 once, and a prepared plan. */
 #define QUANT_IMPLEMENTATION
 #include "quant.h"
 #include "quant.h" /* a second include must be harmless */
@@ -16,6 +16,7 @@ int main(void)
     quant_attrs a = quant_attrs_default();
     quant_tensor tf, tq, ts;
     quant_dtype t = QUANT_UNDEF;
+    quant_plan plan;
     int bad = 0;
 
     memset(&tf, 0, sizeof tf);
@@ -42,6 +43,10 @@ int main(void)
     quant_f32_to_f8_e5m2(x, f8, 4, s);
     quant_f8_e5m2_to_f32(f8, y, 4, s);
     bad |= y[3] != 320.0f; /* 300 / 0.5 = 600 rounds to 640 in e5m2 */
+    tf.data = x;
+    bad |= quant_prepare(&plan, QUANT_OP_QUANTIZE, &tf, NULL, NULL, &tq, &a) != QUANT_OK;
+    bad |= quant_plan_units(&plan) != 1 || quant_run(&plan, &tf, NULL, NULL, &tq) != QUANT_OK;
+    bad |= quant_run_range(&plan, &tf, NULL, NULL, &tq, 0, 1) != QUANT_OK || s8[3] != 127;
     bad |= quant_status_str(QUANT_ERR_PARSE) == NULL;
     bad |= strcmp(quant_dtype_name(QUANT_F8_E5M2), "f8_e5m2") != 0;
     bad |= quant_dtype_from_name("u8", &t) != QUANT_OK || t != QUANT_U8;
