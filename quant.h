@@ -1831,7 +1831,7 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
     } else if (f & QUANT__F_VEC) {
         i = quant__v_f32_to_i8_zvec(src, dst, n, scale, zp, zstep, per, &so, f);
     }
-    quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
+    if (i < n) quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
 QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
@@ -1990,7 +1990,7 @@ QUANT__INLINE void quant__v_i8_to_f32_body(const uint8_t *src, float *dst, size_
             quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(quant__ld8(src + i, sgn), z)), s));
         }
     }
-    quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
+    if (i < n) quant__scalar_i8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
 /* s32 dequantize: lanes within +-2^30 (and zero points within
@@ -2020,7 +2020,7 @@ QUANT__INLINE void quant__v_i32_to_f32_body(const int32_t *src, float *dst, size
         else
             quant__stf(dst + i, quant__mul(quant__i2f(quant__subi(q, z)), s));
     }
-    quant__scalar_i32_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep);
+    if (i < n) quant__scalar_i32_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep);
 }
 
 QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
@@ -2257,7 +2257,7 @@ QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_
         if (QUANT__SCALES_OK(s)) quant__st8(dst + i, quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f), 0);
         else quant__scalar_f32_to_f8(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, f);
     }
-    quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
+    if (i < n) quant__scalar_f32_to_f8(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
 
 QUANT__PRIVATE void quant__simd_f32_to_f8(const float *src, uint8_t *dst, size_t n,
@@ -2451,7 +2451,7 @@ QUANT__INLINE void quant__v_f8_to_f32_body(const uint8_t *src, float *dst, size_
         if (QUANT__SCALES_OK(s)) quant__stf(dst + i, quant__v_f8_dec(quant__ld8(src + i, 0), s, f));
         else quant__scalar_f8_to_f32(src + i, dst + i, QUANT__W, scale + so * sstep, sstep, f);
     }
-    quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
+    if (i < n) quant__scalar_f8_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, f);
 }
 
 QUANT__PRIVATE void quant__simd_f8_to_f32(const uint8_t *src, float *dst, size_t n,
