@@ -4009,6 +4009,22 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
 }
 #endif
 
+/* The grid entry of row r's first element (rows of row elements, groups
+   of gl along them), from the row's index on every dim but the last. Its
+   own frame, gone before the row's kernels run. */
+QUANT__NOINLINE size_t quant__row_entry(const quant__plan *p, size_t r, size_t row, size_t gl)
+{
+    size_t base = 0, stride = row / gl + (row % gl != 0);
+    int d;
+    for (d = p->rank - 2; d >= 0; --d) {
+        const size_t dim = (size_t)p->dims[d], g = quant__cell(p, d);
+        base += r % dim / g * stride;
+        stride *= dim / g + (dim % g != 0);
+        r /= dim;
+    }
+    return base;
+}
+
 /* The general path: f16 and bf16 tensors and scales, 4-bit tensors and
    zero points, per-group grids. The tensor is walked a row (its last dim)
    at a time, in chunks of at most QUANT__STAGE elements, each with its
@@ -4037,16 +4053,7 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
 #endif
     if (r1 > p->outer * p->channels * p->inner / row) r1 = p->outer * p->channels * p->inner / row;
     for (r = r0; r < r1; ++r) {
-        /* the grid entry of the row's first element, from its index on
-           every dim but the last */
-        size_t base = 0, stride = row / gl + (row % gl != 0), rem = r;
-        int d;
-        for (d = last - 1; d >= 0; --d) {
-            const size_t dim = (size_t)p->dims[d], g = quant__cell(p, d);
-            base += rem % dim / g * stride;
-            stride *= dim / g + (dim % g != 0);
-            rem /= dim;
-        }
+        const size_t base = quant__row_entry(p, r, row, gl);
 #if QUANT__SIMD_ANY
         if (w4 && !((r * row) & 1u)) {
             /* 4-bit weights: the row's scales (and zero points, repacked
@@ -4104,11 +4111,11 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
     }
 }
 
-/* a packed 4-bit result of odd count: its last high nibble is 0 */
-QUANT__INLINE void quant__nib_end(const quant__plan *p)
+/* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
+QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
 {
     const size_t n = p->outer * p->channels * p->inner;
-    uint8_t *d = (uint8_t *)p->dst;
+    uint8_t *d = (uint8_t *)dst;
     if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
 }
 
@@ -4133,7 +4140,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     if (st != QUANT_OK) return st;
     if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
     quant__go(&p);
-    quant__nib_end(&p);
+    quant__nib_end(&p, p.dst);
     return QUANT_OK;
 }
 
@@ -4166,6 +4173,20 @@ QUANT__PRIVATE quant_status quant__same(const quant_tensor *t, unsigned dt, int 
     return QUANT_OK;
 }
 
+/* A copy of an op's plan, field by field: a struct assignment this size
+   becomes a call of memcpy on some cores (ARMv6-M), which a firmware
+   build without libc does not have. */
+QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
+{
+    to->quantize = from->quantize; to->zp_kind = from->zp_kind; to->flags = from->flags;
+    to->qdtype = from->qdtype; to->general = from->general; to->fdtype = from->fdtype;
+    to->sdtype = from->sdtype; to->qtype = from->qtype; to->rank = from->rank; to->axis = from->axis;
+    to->src = from->src; to->dst = from->dst;
+    to->outer = from->outer; to->channels = from->channels; to->inner = from->inner;
+    to->scales = from->scales; to->n_scales = from->n_scales; to->zps = from->zps; to->n_zps = from->n_zps;
+    to->dims = from->dims; to->group = from->group; to->sraw = from->sraw;
+}
+
 /* A validated op p into plan: a copy of it, the shapes a run must have,
    and the plan's units. Scales and zps are NULL for the static ops. */
 QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_op op, const quant_tensor *src,
@@ -4174,7 +4195,7 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
 {
     const size_t n = p->outer * p->channels * p->inner;
     size_t row, k;
-    plan->op_ = *p;
+    quant__copy_op(&plan->op_, p);
     quant__dims_of(plan->dims_, src);
     for (k = 0; k < QUANT_MAX_RANK; ++k) plan->group_[k] = attrs ? attrs->group_shape[k] : 0;
     quant__dims_of(plan->sdims_, scales);
@@ -4225,13 +4246,6 @@ QUANT__DEF quant_status quant_prepare(quant_plan *plan, quant_op op, const quant
     return st;
 }
 
-/* a packed 4-bit result of n elements at dst, n odd: its last high nibble is 0 */
-QUANT__INLINE void quant__nib_end_at(const quant__plan *p, void *dst, size_t n)
-{
-    uint8_t *d = (uint8_t *)dst;
-    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
-}
-
 /* A plan of QUANT__UNITS_RUNS splits into runs o * C + c of inner
    elements; a range of them is the rest of a first row, whole rows, and
    the start of a last row, each a box [rows, c1 - c0, inner] for the
@@ -4270,7 +4284,7 @@ QUANT__NOINLINE quant_status quant__bind(const quant_plan *plan, quant__plan *p,
     size_t n;
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
     if (plan->magic_ != QUANT__PLAN_MAGIC) return QUANT_ERR_PLAN;
-    *p = plan->op_;
+    quant__copy_op(p, &plan->op_);
     if ((st = quant__same(src, plan->src_dt_, p->rank, plan->dims_)) != QUANT_OK) return st;
     if ((st = quant__same(dst, plan->dst_dt_, p->rank, plan->dims_)) != QUANT_OK) return st;
     n = p->outer * p->channels * p->inner;
@@ -4310,21 +4324,32 @@ QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tens
 {
     quant__plan p;
     quant_status st;
-    size_t n;
+#if QUANT__SIMD_ANY
     int64_t dim;
+#endif
     if (plan == NULL) return QUANT_ERR_NULL;
     if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
-    n = p.outer * p.channels * p.inner;
     if (begin > end || end > plan->units_) return QUANT_ERR_RANGE;
     if (begin == end) return QUANT_OK;
     if (begin == 0 && end == plan->units_) {
         quant__go(&p);
+#if !QUANT__SIMD_ANY
+    } else if (plan->mode_ == QUANT__UNITS_TILES && p.general) {
+        /* a scalar build walks elements one at a time anyway: as a rank-0
+           view, rows of one element, the range is rows e0 .. e1-1 (no
+           dims array on the stack: firmware's budget) */
+        p.rank = 0;
+        quant__run_general(&p, begin * QUANT__TILE, end * QUANT__TILE);
+#endif
     } else if (plan->mode_ == QUANT__UNITS_TILES) {
         /* elements e0 .. e1-1, one scale: a rank-1 tensor (e0 is a multiple
            of the tile, so 4-bit bytes stay whole) */
-        const size_t e0 = begin * QUANT__TILE, e1 = end * QUANT__TILE < n ? end * QUANT__TILE : n;
+        const size_t n = p.outer * p.channels * p.inner, e0 = begin * QUANT__TILE;
+        const size_t e1 = end * QUANT__TILE < n ? end * QUANT__TILE : n;
+#if QUANT__SIMD_ANY
         dim = (int64_t)(e1 - e0);
-        p.dims = &dim;
+        p.dims = &dim; /* the general path's row (a scalar build takes no general plan here) */
+#endif
         p.rank = 1;
         p.axis = 0;
         p.qtype = QUANT_PER_TENSOR;
@@ -4344,7 +4369,7 @@ QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tens
     } else {
         quant__run_general(&p, begin * plan->unit_, end * plan->unit_);
     }
-    if (end == plan->units_) quant__nib_end_at(&p, dst->data, n);
+    if (end == plan->units_) quant__nib_end(&plan->op_, dst->data);
     return QUANT_OK;
 }
 
@@ -4357,7 +4382,7 @@ QUANT__DEF quant_status quant_run(const quant_plan *plan, const quant_tensor *sr
     if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
     if (plan->units_ > 0) {
         quant__go(&p);
-        quant__nib_end(&p);
+        quant__nib_end(&p, p.dst);
     }
     return QUANT_OK;
 }
@@ -4689,7 +4714,7 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
             }
             if (fuse) quant__walk(p, &g, c0, c0 + nc, NULL, NULL, scheme == QUANT_ASYMMETRIC_NUDGED ? hi : lo, zp);
         }
-    if (fuse) quant__nib_end(p);
+    if (fuse) quant__nib_end(p, p->dst);
     return QUANT_OK;
 }
 #endif /* QUANT_NO_CHOOSE */

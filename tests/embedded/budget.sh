@@ -9,7 +9,9 @@
 # KiB; everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
 # KiB, no .data or .bss, and <= 256 bytes of stack for every public function
 # but quant_choose_qparams, quant_choose_and_quantize and quant_explain
-# (reported), its deepest call chain included. Sizes count quant.h's own code and constants; the compiler
+# (reported), its deepest call chain included; on a core without an FPU the
+# plan functions, which hold a copy of the plan beside the kernels' chain,
+# get 288 bytes. Sizes count quant.h's own code and constants; the compiler
 # runtime a soft-float core links in (__aeabi_f*) is listed apart.
 src=$(cd "$1" && pwd); out=$2; cc=$3
 mkdir -p "$out"
@@ -109,7 +111,7 @@ echo "  (minimal: $minimal)"
 # stack: every function's frame from -fstack-usage, chains from -fcallgraph-info
 # shellcheck disable=SC2086
 (cd "$out" && $cc -std=c99 -Os -ffreestanding -fstack-usage -fcallgraph-info=su -I"$src" -c all.c -o stack.o) || { echo "FAIL: stack build"; exit 1; }
-python3 - "$out/stack.ci" <<'PY' || fail=1
+python3 - "$out/stack.ci" $has_fpu <<'PY' || fail=1
 import re, sys
 text = open(sys.argv[1]).read()
 frame, edges = {}, {}
@@ -123,15 +125,19 @@ def depth(f, seen=()):
     if f in seen: return float("inf")          # recursion: no bound
     return frame.get(f, 0) + max([depth(g, seen + (f,)) for g in edges.get(f, [])] or [0])
 public = sorted(t for t in frame if re.fullmatch(r'(.*:)?quant_[a-z0-9_]+', t) and '__' not in t.split(':')[-1])
-worst = 0
+soft = sys.argv[2] == '0'
+worst, over = 0, []
 for f in public:
     d = depth(f)
     name = f.split(':')[-1]
     choose = name.startswith('quant_choose_') or name == 'quant_explain'
-    if not choose: worst = max(worst, d)
-    print(f"  stack {f.split(':')[-1]:<28} {d:>5} bytes{' (no budget)' if choose else ''}")
-print(f"  deepest public call chain but the choose pair and quant_explain: {worst} bytes (budget 256)")
-sys.exit(0 if public and worst <= 256 else 1)
+    budget = None if choose else 288 if soft and name in ('quant_prepare', 'quant_run', 'quant_run_range') else 256
+    if budget == 256: worst = max(worst, d)
+    if budget is not None and d > budget: over.append(f"{name} {d} > {budget}")
+    print(f"  stack {name:<28} {d:>5} bytes" + (' (no budget)' if budget is None else f" (budget {budget})"))
+print(f"  deepest public call chain held to 256 bytes: {worst} bytes")
+for o in over: print(f"FAIL: stack of {o}")
+sys.exit(0 if public and not over else 1)
 PY
 [ $fail -eq 0 ] && echo "budget: ok"
 exit $fail
