@@ -493,7 +493,9 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #if defined(__FAST_MATH__)
 #  error "quant.h: -ffast-math lets the compiler reassociate, contract and drop NaN checks, so the bit-exact results quant.h promises cannot hold; build this file without it"
 #endif
-#if defined(__FLT_EVAL_METHOD__) && (__FLT_EVAL_METHOD__ != 0) && (__FLT_EVAL_METHOD__ != -1)
+/* 16: _Float16 in its own precision, float and double as 0 (gcc in GNU C
+   mode with AVX512-FP16, e.g. -march=native on Zen 5 or Sapphire Rapids) */
+#if defined(__FLT_EVAL_METHOD__) && (__FLT_EVAL_METHOD__ != 0) && (__FLT_EVAL_METHOD__ != -1) && (__FLT_EVAL_METHOD__ != 16)
 #  error "quant.h: float expressions are evaluated in a wider type here (x87?), so fl() rounding cannot be kept; build with SSE math (-msse2 -mfpmath=sse)"
 #endif
 
@@ -1703,7 +1705,10 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
            twice, to the same bytes. */
         const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
         if (head) {
-            quant__st8(dst, quant__v_q_int(quant__ldf(src), s1, r1, zf, quant__seti(zp[0]), vlo, vhi, f), sgn);
+            /* divided: this vector has no block test to catch a NaN quotient
+               of the division-free form (QUANT__F_MARK) */
+            quant__st8(dst, quant__v_q_int(quant__ldf(src), s1, r1, zf, quant__seti(zp[0]), vlo, vhi, f & ~QUANT__F_MARK),
+                       sgn);
             i = so = head;
         }
     }
