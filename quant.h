@@ -4317,11 +4317,42 @@ QUANT__PRIVATE void quant__copy_elems(void *to, size_t tstep, const void *from, 
     }
 }
 
+#if QUANT__SIMD_ANY
+/* rows a strided walk gathers at a time when src is contiguous across
+   them (a layout change): QUANT__TROWS * QUANT__STAGE elements of staging */
+#define QUANT__TROWS 16
+
+/* mc rows of len elements of esize bytes into tile (rows QUANT__STAGE
+   elements apart): element k of row m from from[m + k * fstep], so that
+   src is read along the rows' common contiguous dim */
+QUANT__PRIVATE void quant__gather_rows(void *tile, const void *from, size_t fstep, size_t mc, size_t len, size_t esize)
+{
+    size_t k, m;
+    if (esize == 4) {
+        uint32_t *t = (uint32_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint32_t *)from)[k * fstep + m];
+    } else if (esize == 2) {
+        uint16_t *t = (uint16_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint16_t *)from)[k * fstep + m];
+    } else {
+        uint8_t *t = (uint8_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint8_t *)from)[k * fstep + m];
+    }
+}
+#endif
+
 /* Rows r0 .. r1-1 of an op with strided src or dst (ss, ds; NULL:
    dense). Each row, in chunks of QUANT__STAGE elements, is gathered
    into a buffer unless it is contiguous in src, run through the kernels
    of the general path with its scales and zero points, and scattered
-   from a buffer unless it is contiguous in dst: the dense op's bits. */
+   from a buffer unless it is contiguous in dst: the dense op's bits.
+   When src is contiguous along b, the dim that numbers consecutive rows,
+   and the scales do not change along b, a SIMD build gathers up to
+   QUANT__TROWS rows at once, reading src along b (NCHW read as rows along
+   C: a tile of C x 16 pixels). */
 QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss, const int64_t *ds, size_t r0, size_t r1)
 {
     const int a = quant__walk_dim(p, ds);
@@ -4335,31 +4366,46 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     quant__rowpos at;
     size_t r, j;
 #if QUANT__SIMD_ANY
-    float sbuf[QUANT__STAGE], dbuf[QUANT__STAGE], sc[QUANT__STAGE], fbuf[QUANT__STAGE];
+    const int b = p->rank < 2 ? -1 : a == (int)p->rank - 1 ? (int)p->rank - 2 : (int)p->rank - 1;
+    const size_t sb = b < 0 ? 0 : ss ? (size_t)ss[b] : quant__dense_step(p, b);
+    const size_t db = b < 0 ? 0 : ds ? (size_t)ds[b] : quant__dense_step(p, b);
+    const int tiled = b >= 0 && sa != 1 && sb == 1 && len_row <= QUANT__STAGE && quant__cell(p, b) == (size_t)p->dims[b];
+    float tile[QUANT__TROWS * QUANT__STAGE], dbuf[QUANT__STAGE], sc[QUANT__STAGE], fbuf[QUANT__STAGE];
     int32_t zp[QUANT__STAGE];
     uint8_t qbuf[QUANT__STAGE];
     /* what sc and zp hold, laid out per element: the chunk's first grid
        entry, its offset into that entry's group and its length (rows
        that start at the same entry reuse them) */
-    size_t laid_e = SIZE_MAX, laid_off = 0, laid_len = 0, k;
+    size_t laid_e = SIZE_MAX, laid_off = 0, laid_len = 0, k, m, mc = 1;
 #else
     float sbuf[1], dbuf[1];
+    const size_t m = 0, mc = 1, db = 0;
 #endif
     quant__copy_op(&q, p);
     if (r1 > rows) r1 = rows;
-    for (r = r0; r < r1; ++r) {
+    for (r = r0; r < r1; r += mc) {
         quant__row_at(p, ss, ds, a, r, &at);
+#if QUANT__SIMD_ANY
+        if (tiled) {
+            const size_t left = (size_t)p->dims[b] - r % (size_t)p->dims[b];
+            mc = left < QUANT__TROWS ? left : QUANT__TROWS;
+            if (mc > r1 - r) mc = r1 - r;
+            quant__gather_rows(tile, (const char *)p->src + at.so * ssz, sa, mc, len_row, ssz);
+        }
+        for (m = 0; m < mc; ++m)
+#endif
         for (j = 0; j < len_row; j += QUANT__STAGE) {
             const size_t len = len_row - j < QUANT__STAGE ? len_row - j : QUANT__STAGE;
             const char *from = (const char *)p->src + (at.so + j * sa) * ssz;
-            char *to = (char *)p->dst + (at.dof + j * da) * dsz;
+            char *to = (char *)p->dst + (at.dof + m * db + j * da) * dsz;
             const size_t e0 = at.base + j / g * at.gstep, e1 = at.base + (j + len - 1) / g * at.gstep;
 #if QUANT__SIMD_ANY
             float s1;
             int32_t z1;
-            q.src = sa == 1 ? (const void *)from : (const void *)sbuf;
+            char *row = (char *)tile + m * QUANT__STAGE * ssz;
+            q.src = tiled ? (const void *)row : sa == 1 ? (const void *)from : (const void *)tile;
             q.dst = da == 1 ? (void *)to : (void *)dbuf;
-            if (sa != 1) quant__copy_elems(sbuf, 1, from, sa, len, ssz);
+            if (!tiled && sa != 1) quant__copy_elems(tile, 1, from, sa, len, ssz);
             if (e0 == e1) { /* one grid entry for the chunk */
                 s1 = quant__scale_at(p, e0);
                 z1 = quant__zp_at(p, p->n_zps > 1 ? e0 : 0);
