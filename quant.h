@@ -243,7 +243,7 @@
 
    quant_prepare(&plan, op, src, scales, zps, dst, attrs) validates an
    operation once, exactly as the op would, into a caller-owned quant_plan
-   (about 530 bytes on 64-bit targets; no allocation). quant_run(&plan,
+   (about 750 bytes on 64-bit targets; no allocation). quant_run(&plan,
    src, scales, zps, dst) then runs it on tensors of the same dtypes and
    dims with any data: it checks only what depends on the data (the shapes
    against the plan's, NULL, alignment, overlap, and for the dynamic ops
