@@ -71,6 +71,8 @@
    QUANT_NO_EXPLAIN  leaves quant_explain out.
    QUANT_NO_PLAN     leaves quant_prepare, quant_run, quant_run_range and
                      quant_plan_units out.
+   QUANT_NO_STRIDES  leaves the strided path out: attrs with src_strides
+                     or dst_strides non-NULL then give QUANT_ERR_STRIDE.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -228,6 +230,9 @@
      QUANT_ERR_PLAN         quant_run on a plan quant_prepare did not fill
      QUANT_ERR_RANGE        a range of units with end < begin or past
                             quant_plan_units
+     QUANT_ERR_STRIDE       a negative stride; dst strides that give two
+                            elements one address; strides in an op with
+                            a 4-bit side; strides given to the choose pair
 
    quant_explain(op, ...) validates an op's arguments, returns its status
    and writes one line naming the argument and the expected and given
@@ -238,7 +243,7 @@
 
    quant_prepare(&plan, op, src, scales, zps, dst, attrs) validates an
    operation once, exactly as the op would, into a caller-owned quant_plan
-   (about 530 bytes on 64-bit targets; no allocation). quant_run(&plan,
+   (about 750 bytes on 64-bit targets; no allocation). quant_run(&plan,
    src, scales, zps, dst) then runs it on tensors of the same dtypes and
    dims with any data: it checks only what depends on the data (the shapes
    against the plan's, NULL, alignment, overlap, and for the dynamic ops
@@ -256,6 +261,27 @@
    once; together the ranges write exactly what quant_run writes. quant.h
    starts no thread. An odd 4-bit count's last high nibble is cleared by
    the range that ends at the last unit.
+
+   STRIDED TENSORS
+
+   attrs.src_strides and attrs.dst_strides give the four operations'
+   (one-shot or prepared) src and dst layouts: element (i0, i1, ...) at
+   data + sum of i_d * strides[d] elements, rank entries each, the two
+   free to differ, so a layout change (NCHW read, NHWC written) runs in
+   the same call as the quantization, with the bits of the dense
+   operation. NULL, or all zero below the rank, is dense row-major. A
+   stride may be 0 in src (the element is read again) but not negative;
+   dst's strides must give every element its own address (checked
+   conservatively: sorted by stride, each dim of more than one element
+   steps past everything the smaller strides reach), else
+   QUANT_ERR_STRIDE. Ops with a 4-bit side and the choose pair take no
+   strides. The overlap check takes each strided tensor as the whole byte
+   range from its first element to its last. quant_prepare copies the
+   strides into the plan, which then runs every call with them. A strided
+   operation walks rows of the dim that dst steps through most finely,
+   gathering from src and scattering to dst through a buffer of 256
+   elements when those rows are not contiguous; a plan's units are then
+   those rows.
 */
 #ifndef QUANT__PART /* the header and the main implementation; the parts are further down */
 #ifndef QUANT_H_INCLUDED
@@ -293,7 +319,7 @@ typedef enum quant_dtype {
 typedef struct quant_tensor {
     quant_dtype dtype;
     int         rank;                  /* 0 .. QUANT_MAX_RANK; 0 is a scalar */
-    int64_t     dims[QUANT_MAX_RANK];  /* dense row-major, last dim fastest */
+    int64_t     dims[QUANT_MAX_RANK];  /* row-major, last dim fastest (strides: see attrs) */
     void       *data;
 } quant_tensor;
 
@@ -323,6 +349,10 @@ typedef struct quant_attrs {
     quant_f8_overflow f8_overflow; /* default QUANT_F8_SATURATE */
     int64_t           group_shape[QUANT_MAX_RANK]; /* per_group: group size along each src dim, >= 1 */
     quant_on_error    on_error;    /* default QUANT_ON_ERROR_UNTOUCHED */
+    /* the four ops' src and dst layouts, rank entries each, in elements
+       (see STRIDED TENSORS); NULL or all zero: dense row-major */
+    const int64_t    *src_strides;
+    const int64_t    *dst_strides;
 } quant_attrs;
 
 typedef enum quant_status {
@@ -331,7 +361,8 @@ typedef enum quant_status {
     QUANT_ERR_ZP_VALUE, QUANT_ERR_ATTR, QUANT_ERR_OVERLAP, QUANT_ERR_PARSE,
     QUANT_ERR_ALIGN, /* 32-bit data not on a 4-byte boundary, 16-bit not on a 2-byte one */
     QUANT_ERR_PLAN,  /* a plan that quant_prepare did not fill in */
-    QUANT_ERR_RANGE  /* a range of a plan's units past its end, or backwards */
+    QUANT_ERR_RANGE, /* a range of a plan's units past its end, or backwards */
+    QUANT_ERR_STRIDE /* strides the operation does not take (see STRIDED TENSORS) */
 } quant_status;
 
 /* per_tensor, axis 1, exact, saturate, no lists */
@@ -426,6 +457,7 @@ struct quant__plan {
     unsigned char  fdtype;     /* the float side's dtype: f32, f16 or bf16 */
     unsigned char  sdtype;     /* the scales' dtype */
     unsigned char  qtype, rank, axis;
+    unsigned char  strided;    /* 1: src has strides, 2: dst has, 3: both */
     const void    *src;
     void          *dst;
     size_t         outer, channels, inner; /* all 0 for an empty tensor */
@@ -443,6 +475,7 @@ typedef struct quant_plan {
     int64_t group_[QUANT_MAX_RANK];
     int64_t sdims_[QUANT_MAX_RANK];  /* the scales tensor's (dynamic ops) */
     int64_t zdims_[QUANT_MAX_RANK];  /* the zps tensor's */
+    int64_t sstrides_[QUANT_MAX_RANK], dstrides_[QUANT_MAX_RANK]; /* src's and dst's when op_.strided says so */
     size_t  units_, unit_;           /* how many units; elements or rows in one */
     size_t  bytes_[4];               /* src's, dst's, the scales' and zps' sizes */
     uint32_t magic_;                 /* set by quant_prepare */
@@ -3660,6 +3693,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
 
     p->quantize = (unsigned char)quantize;
     p->qdtype = (unsigned char)qdt;
+    p->strided = 0; /* quant__check_memory sets it */
     p->src = src->data;
     p->dst = dst->data;
     p->outer = 1;
@@ -3851,11 +3885,85 @@ QUANT__PRIVATE size_t quant__zp_bytes(const quant__plan *plan)
 }
 
 /* dst must not overlap what the op still has to read */
-QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_tensor *src,
-                                               const quant_tensor *dst, size_t n)
+/* Whether strides st (rank entries; NULL: none) make t other than dense
+   row-major (a dim of one element may have any stride but a negative
+   one). t's count fits. */
+QUANT__NOINLINE int quant__strided(const quant_tensor *t, const int64_t *st)
 {
-    const size_t sbytes = quant__bytes(src->dtype, n), dbytes = quant__bytes(dst->dtype, n);
+    int64_t dense = 1;
+    int i, any = 0, differ = 0;
+    if (st == NULL) return 0;
+    for (i = t->rank - 1; i >= 0; --i) {
+        any |= st[i] != 0;
+        differ |= st[i] < 0 || (t->dims[i] > 1 && st[i] != dense);
+        dense *= t->dims[i] > 0 ? t->dims[i] : 1;
+    }
+    return any && differ;
+}
+
+#ifndef QUANT_NO_STRIDES
+/* A strided tensor t: its strides' rules (see STRIDED TENSORS;
+   own_addresses for dst), and, with n > 0 elements, the bytes from its
+   first element to its last into *bytes. */
+QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const int64_t *st, int own_addresses, size_t n,
+                                                 size_t *bytes)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX;
+    uint64_t last = 0, reach = 0, step;
+    int i, k, prev = -1;
+    for (i = 0; i < t->rank; ++i)
+        if (st[i] < 0) return QUANT_ERR_STRIDE;
+    if (n == 0) return QUANT_OK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] <= 1) continue;
+        if (quant__mul_over((uint64_t)(t->dims[i] - 1), (uint64_t)st[i], limit, &step) || step > limit - last)
+            return QUANT_ERR_SHAPE;
+        last += step;
+    }
+    if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
+    *bytes = (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
+    if (!own_addresses) return QUANT_OK;
+    /* the dims of more than one element, smallest stride first (ties by
+       index): each stride must pass the last element the previous ones
+       reach, so no two index tuples meet */
+    for (k = 0; k < t->rank; ++k) {
+        int next = -1;
+        for (i = 0; i < t->rank; ++i) {
+            if (t->dims[i] <= 1) continue;
+            if (prev >= 0 && (st[i] < st[prev] || (st[i] == st[prev] && i <= prev)))
+                continue;
+            if (next < 0 || st[i] < st[next]) next = i;
+        }
+        if (next < 0) break;
+        if ((uint64_t)st[next] <= reach) return QUANT_ERR_STRIDE;
+        reach += (uint64_t)(t->dims[next] - 1) * (uint64_t)st[next]; /* <= last: no overflow */
+        prev = next;
+    }
+    return QUANT_OK;
+}
+#endif
+
+QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_tensor *src,
+                                               const quant_tensor *dst, size_t n, const quant_attrs *a)
+{
+    size_t sbytes = quant__bytes(src->dtype, n), dbytes = quant__bytes(dst->dtype, n);
     const size_t zbytes = quant__zp_bytes(plan);
+    quant_status st;
+#ifdef QUANT_NO_STRIDES
+    if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE; /* no strided path */
+    (void)st;
+#else
+    if (quant__strided(src, a->src_strides)) {
+        if ((st = quant__check_strides(src, a->src_strides, 0, n, &sbytes)) != QUANT_OK) return st;
+        plan->strided |= 1;
+    }
+    if (quant__strided(dst, a->dst_strides)) {
+        if ((st = quant__check_strides(dst, a->dst_strides, 1, n, &dbytes)) != QUANT_OK) return st;
+        plan->strided |= 2;
+    }
+    if (plan->strided && quant__is_4bit(plan->qdtype)) return QUANT_ERR_STRIDE; /* packed: no strides */
+    if (n == 0) plan->strided = 0; /* nothing runs */
+#endif
     if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
     if (quant__overlap(plan->sraw, quant__bytes(plan->sdtype, plan->n_scales), dst->data, dbytes))
         return QUANT_ERR_OVERLAP;
@@ -3866,7 +3974,7 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
 
 /* what a NULL attrs stands for */
 static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
-                                            QUANT_ON_ERROR_UNTOUCHED };
+                                            QUANT_ON_ERROR_UNTOUCHED, NULL, NULL };
 
 /* Shared by all four operations: static and dynamic ops differ only in
    where scales and zero points come from (attrs lists, or tensors). */
@@ -3887,7 +3995,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
 
     if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
     if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
-    if ((st = quant__check_memory(plan, src, dst, n)) != QUANT_OK) return st;
+    if ((st = quant__check_memory(plan, src, dst, n, a)) != QUANT_OK) return st;
 
     plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
     return QUANT_OK;
@@ -4116,6 +4224,222 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
     }
 }
 
+/* A copy of an op's plan, field by field: a struct assignment this size
+   becomes a call of memcpy on some cores (ARMv6-M), which a firmware
+   build without libc does not have. */
+QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
+{
+    to->quantize = from->quantize; to->zp_kind = from->zp_kind; to->flags = from->flags;
+    to->qdtype = from->qdtype; to->general = from->general; to->fdtype = from->fdtype;
+    to->sdtype = from->sdtype; to->qtype = from->qtype; to->rank = from->rank; to->axis = from->axis;
+    to->strided = from->strided;
+    to->src = from->src; to->dst = from->dst;
+    to->outer = from->outer; to->channels = from->channels; to->inner = from->inner;
+    to->scales = from->scales; to->n_scales = from->n_scales; to->zps = from->zps; to->n_zps = from->n_zps;
+    to->dims = from->dims; to->group = from->group; to->sraw = from->sraw;
+}
+
+#ifndef QUANT_NO_STRIDES
+/* ---- strided tensors -------------------------------------------------- */
+
+/* Where row r of a strided walk starts: the rows run along dim p->axis2
+   (see quant__strided_rows), the other dims counted row-major. Offsets
+   in elements of src (so) and dst (dof), the grid entry of the row's
+   first element (base) and the grid's step along the row's dim (gstep).
+   NULL strides: dense row-major. Its own frame, gone before the kernels. */
+typedef struct quant__rowpos { size_t so, dof, base, gstep; } quant__rowpos;
+QUANT__NOINLINE void quant__row_at(const quant__plan *p, const int64_t *ss, const int64_t *ds, int a, size_t r,
+                                   quant__rowpos *at)
+{
+    size_t dense = 1, gs = 1;
+    int d;
+    at->so = at->dof = at->base = 0;
+    at->gstep = 1;
+    for (d = (int)p->rank - 1; d >= 0; --d) {
+        const size_t dim = (size_t)p->dims[d], g = quant__cell(p, d), cells = dim / g + (dim % g != 0);
+        if (d != a) {
+            const size_t i = r % dim;
+            r /= dim;
+            at->so += i * (ss ? (size_t)ss[d] : dense);
+            at->dof += i * (ds ? (size_t)ds[d] : dense);
+            at->base += i / g * gs;
+        } else at->gstep = gs;
+        gs *= cells;
+        dense *= dim;
+    }
+}
+
+/* The dim a strided walk runs along: the one dst steps through most
+   finely (its writes stay close together), of those with more than one
+   element; the last dim when none has. */
+QUANT__PRIVATE int quant__walk_dim(const quant__plan *p, const int64_t *ds)
+{
+    int d, a = -1;
+    for (d = (int)p->rank - 1; d >= 0; --d)
+        if (p->dims[d] > 1 && (a < 0 || (ds ? ds[d] < ds[a] : 0))) a = d;
+    return a < 0 ? (int)p->rank - 1 : a;
+}
+
+/* the row-major step of dim a, in elements */
+QUANT__PRIVATE size_t quant__dense_step(const quant__plan *p, int a)
+{
+    size_t step = 1;
+    int d;
+    for (d = (int)p->rank - 1; d > a; --d) step *= (size_t)p->dims[d];
+    return step;
+}
+
+/* rows of a strided walk (a rank-0 tensor is one row of one element) */
+QUANT__PRIVATE size_t quant__strided_rows(const quant__plan *p, const int64_t *ds)
+{
+    const int a = quant__walk_dim(p, ds);
+    const size_t n = p->outer * p->channels * p->inner;
+    return a < 0 || n == 0 ? n : n / (size_t)p->dims[a];
+}
+
+/* A copy of len elements of esize bytes from `from`, element k at k *
+   fstep, to `to`, element k at k * tstep (steps in elements). */
+QUANT__PRIVATE void quant__copy_elems(void *to, size_t tstep, const void *from, size_t fstep, size_t len, size_t esize)
+{
+    size_t k;
+    if (esize == 4) {
+        uint32_t *t = (uint32_t *)to;
+        const uint32_t *f = (const uint32_t *)from;
+        for (k = 0; k < len; ++k) t[k * tstep] = f[k * fstep];
+    } else if (esize == 2) {
+        uint16_t *t = (uint16_t *)to;
+        const uint16_t *f = (const uint16_t *)from;
+        for (k = 0; k < len; ++k) t[k * tstep] = f[k * fstep];
+    } else {
+        uint8_t *t = (uint8_t *)to;
+        const uint8_t *f = (const uint8_t *)from;
+        for (k = 0; k < len; ++k) t[k * tstep] = f[k * fstep];
+    }
+}
+
+#if QUANT__SIMD_ANY
+/* rows a strided walk gathers at a time when src is contiguous across
+   them (a layout change): QUANT__TROWS * QUANT__STAGE elements of staging */
+#define QUANT__TROWS 16
+
+/* mc rows of len elements of esize bytes into tile (rows QUANT__STAGE
+   elements apart): element k of row m from from[m + k * fstep], so that
+   src is read along the rows' common contiguous dim */
+QUANT__PRIVATE void quant__gather_rows(void *tile, const void *from, size_t fstep, size_t mc, size_t len, size_t esize)
+{
+    size_t k, m;
+    if (esize == 4) {
+        uint32_t *t = (uint32_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint32_t *)from)[k * fstep + m];
+    } else if (esize == 2) {
+        uint16_t *t = (uint16_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint16_t *)from)[k * fstep + m];
+    } else {
+        uint8_t *t = (uint8_t *)tile;
+        for (k = 0; k < len; ++k)
+            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint8_t *)from)[k * fstep + m];
+    }
+}
+#endif
+
+/* Rows r0 .. r1-1 of an op with strided src or dst (ss, ds; NULL:
+   dense). Each row, in chunks of QUANT__STAGE elements, is gathered
+   into a buffer unless it is contiguous in src, run through the kernels
+   of the general path with its scales and zero points, and scattered
+   from a buffer unless it is contiguous in dst: the dense op's bits.
+   When src is contiguous along b, the dim that numbers consecutive rows,
+   and the scales do not change along b, a SIMD build gathers up to
+   QUANT__TROWS rows at once, reading src along b (NCHW read as rows along
+   C: a tile of C x 16 pixels). */
+QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss, const int64_t *ds, size_t r0, size_t r1)
+{
+    const int a = quant__walk_dim(p, ds);
+    const size_t len_row = p->rank ? (size_t)p->dims[a] : 1, g = p->rank ? quant__cell(p, a) : 1;
+    const size_t dense_a = quant__dense_step(p, a);
+    const size_t sa = ss && p->rank ? (size_t)ss[a] : dense_a, da = ds && p->rank ? (size_t)ds[a] : dense_a;
+    const size_t ssz = quant__dtype_size(p->quantize ? p->fdtype : p->qdtype);
+    const size_t dsz = quant__dtype_size(p->quantize ? p->qdtype : p->fdtype);
+    const size_t rows = quant__strided_rows(p, ds);
+    quant__plan q;
+    quant__rowpos at;
+    size_t r, j;
+#if QUANT__SIMD_ANY
+    const int b = p->rank < 2 ? -1 : a == (int)p->rank - 1 ? (int)p->rank - 2 : (int)p->rank - 1;
+    const size_t sb = b < 0 ? 0 : ss ? (size_t)ss[b] : quant__dense_step(p, b);
+    const size_t db = b < 0 ? 0 : ds ? (size_t)ds[b] : quant__dense_step(p, b);
+    const int tiled = b >= 0 && sa != 1 && sb == 1 && len_row <= QUANT__STAGE && quant__cell(p, b) == (size_t)p->dims[b];
+    float tile[QUANT__TROWS * QUANT__STAGE], dbuf[QUANT__STAGE], sc[QUANT__STAGE], fbuf[QUANT__STAGE];
+    int32_t zp[QUANT__STAGE];
+    uint8_t qbuf[QUANT__STAGE];
+    /* what sc and zp hold, laid out per element: the chunk's first grid
+       entry, its offset into that entry's group and its length (rows
+       that start at the same entry reuse them) */
+    size_t laid_e = SIZE_MAX, laid_off = 0, laid_len = 0, k, m, mc = 1;
+#else
+    float sbuf[1], dbuf[1];
+    const size_t m = 0, mc = 1, db = 0;
+#endif
+    quant__copy_op(&q, p);
+    if (r1 > rows) r1 = rows;
+    for (r = r0; r < r1; r += mc) {
+        quant__row_at(p, ss, ds, a, r, &at);
+#if QUANT__SIMD_ANY
+        if (tiled) {
+            const size_t left = (size_t)p->dims[b] - r % (size_t)p->dims[b];
+            mc = left < QUANT__TROWS ? left : QUANT__TROWS;
+            if (mc > r1 - r) mc = r1 - r;
+            quant__gather_rows(tile, (const char *)p->src + at.so * ssz, sa, mc, len_row, ssz);
+        }
+        for (m = 0; m < mc; ++m)
+#endif
+        for (j = 0; j < len_row; j += QUANT__STAGE) {
+            const size_t len = len_row - j < QUANT__STAGE ? len_row - j : QUANT__STAGE;
+            const char *from = (const char *)p->src + (at.so + j * sa) * ssz;
+            char *to = (char *)p->dst + (at.dof + m * db + j * da) * dsz;
+            const size_t e0 = at.base + j / g * at.gstep, e1 = at.base + (j + len - 1) / g * at.gstep;
+#if QUANT__SIMD_ANY
+            float s1;
+            int32_t z1;
+            char *row = (char *)tile + m * QUANT__STAGE * ssz;
+            q.src = tiled ? (const void *)row : sa == 1 ? (const void *)from : (const void *)tile;
+            q.dst = da == 1 ? (void *)to : (void *)dbuf;
+            if (!tiled && sa != 1) quant__copy_elems(tile, 1, from, sa, len, ssz);
+            if (e0 == e1) { /* one grid entry for the chunk */
+                s1 = quant__scale_at(p, e0);
+                z1 = quant__zp_at(p, p->n_zps > 1 ? e0 : 0);
+                quant__stage(&q, 0, len, &s1, &z1, 0, fbuf, qbuf);
+            } else {
+                if (laid_e != e0 || laid_off != j % g || laid_len != len) {
+                    for (k = 0; k < len; ++k) {
+                        const size_t e = at.base + (j + k) / g * at.gstep;
+                        sc[k] = quant__scale_at(p, e);
+                        zp[k] = quant__zp_at(p, p->n_zps > 1 ? e : 0);
+                    }
+                    laid_e = e0;
+                    laid_off = j % g;
+                    laid_len = len;
+                }
+                quant__stage(&q, 0, len, sc, zp, 1, fbuf, qbuf);
+            }
+            if (da != 1) quant__copy_elems(to, da, dbuf, 1, len, dsz);
+#else
+            size_t k;
+            q.src = sbuf;
+            q.dst = dbuf;
+            for (k = 0; k < len; ++k) {
+                const size_t e = e0 == e1 ? e0 : at.base + (j + k) / g * at.gstep;
+                quant__copy_elems(sbuf, 1, from + k * sa * ssz, 1, 1, ssz);
+                quant__one(&q, 0, quant__scale_at(p, e), quant__zp_at(p, p->n_zps > 1 ? e : 0));
+                quant__copy_elems(to + k * da * dsz, 1, dbuf, 1, 1, dsz);
+            }
+#endif
+        }
+    }
+}
+#endif /* QUANT_NO_STRIDES */
+
 /* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
 QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
 {
@@ -4144,6 +4468,13 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     const quant_status st = quant__prepare(&p, src, dst, attrs, quantize, dynamic, scales_t, zps_t);
     if (st != QUANT_OK) return st;
     if (p.inner == 0 || p.outer == 0) return QUANT_OK; /* an empty tensor: no pointer is touched */
+#ifndef QUANT_NO_STRIDES
+    if (p.strided) {
+        quant__run_strided(&p, p.strided & 1 ? attrs->src_strides : NULL, p.strided & 2 ? attrs->dst_strides : NULL, 0,
+                           SIZE_MAX);
+        return QUANT_OK; /* 4-bit tensors take no strides */
+    }
+#endif
     quant__go(&p);
     quant__nib_end(&p, p.dst);
     return QUANT_OK;
@@ -4156,7 +4487,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
    point), runs of one channel (the kernels' per-channel cases), or rows of
    the last dim, two when a 4-bit row has an odd length (the general path):
    never a byte of dst in two units. */
-enum { QUANT__UNITS_TILES = 0, QUANT__UNITS_RUNS = 1, QUANT__UNITS_ROWS = 2 };
+enum { QUANT__UNITS_TILES = 0, QUANT__UNITS_RUNS = 1, QUANT__UNITS_ROWS = 2, QUANT__UNITS_STRIDED = 3 };
 #define QUANT__TILE 64u
 #define QUANT__PLAN_MAGIC 0x51504C4Eu
 
@@ -4176,20 +4507,6 @@ QUANT__PRIVATE quant_status quant__same(const quant_tensor *t, unsigned dt, int 
     for (i = 0; i < rank; ++i)
         if (t->dims[i] != dims[i]) return QUANT_ERR_SHAPE;
     return QUANT_OK;
-}
-
-/* A copy of an op's plan, field by field: a struct assignment this size
-   becomes a call of memcpy on some cores (ARMv6-M), which a firmware
-   build without libc does not have. */
-QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
-{
-    to->quantize = from->quantize; to->zp_kind = from->zp_kind; to->flags = from->flags;
-    to->qdtype = from->qdtype; to->general = from->general; to->fdtype = from->fdtype;
-    to->sdtype = from->sdtype; to->qtype = from->qtype; to->rank = from->rank; to->axis = from->axis;
-    to->src = from->src; to->dst = from->dst;
-    to->outer = from->outer; to->channels = from->channels; to->inner = from->inner;
-    to->scales = from->scales; to->n_scales = from->n_scales; to->zps = from->zps; to->n_zps = from->n_zps;
-    to->dims = from->dims; to->group = from->group; to->sraw = from->sraw;
 }
 
 /* A validated op p into plan: a copy of it, the shapes a run must have,
@@ -4216,6 +4533,20 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
     plan->bytes_[1] = quant__bytes(dst->dtype, n);
     plan->bytes_[2] = quant__bytes(p->sdtype, p->n_scales);
     plan->bytes_[3] = quant__zp_bytes(p);
+    for (k = 0; k < QUANT_MAX_RANK; ++k) {
+        plan->sstrides_[k] = (p->strided & 1) && (int)k < src->rank ? attrs->src_strides[k] : 0;
+        plan->dstrides_[k] = (p->strided & 2) && (int)k < dst->rank ? attrs->dst_strides[k] : 0;
+    }
+#ifndef QUANT_NO_STRIDES
+    /* validated already: these only measure the byte ranges */
+    if (p->strided & 1) (void)quant__check_strides(src, attrs->src_strides, 0, n, &plan->bytes_[0]);
+    if (p->strided & 2) (void)quant__check_strides(dst, attrs->dst_strides, 1, n, &plan->bytes_[1]);
+    if (p->strided) {
+        plan->mode_ = QUANT__UNITS_STRIDED;
+        plan->unit_ = 1;
+        plan->units_ = quant__strided_rows(p, p->strided & 2 ? plan->dstrides_ : NULL);
+    } else
+#endif
     if (n == 0 || (p->n_scales <= 1 && p->n_zps <= 1)) {
         plan->mode_ = QUANT__UNITS_TILES;
         plan->unit_ = QUANT__TILE;
@@ -4336,6 +4667,12 @@ QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tens
     if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
     if (begin > end || end > plan->units_) return QUANT_ERR_RANGE;
     if (begin == end) return QUANT_OK;
+#ifndef QUANT_NO_STRIDES
+    if (plan->mode_ == QUANT__UNITS_STRIDED) {
+        quant__run_strided(&p, p.strided & 1 ? plan->sstrides_ : NULL, p.strided & 2 ? plan->dstrides_ : NULL, begin, end);
+        return QUANT_OK;
+    }
+#endif
     if (begin == 0 && end == plan->units_) {
         quant__go(&p);
 #if !QUANT__SIMD_ANY
@@ -4385,10 +4722,15 @@ QUANT__DEF quant_status quant_run(const quant_plan *plan, const quant_tensor *sr
     quant_status st;
     if (plan == NULL) return QUANT_ERR_NULL;
     if ((st = quant__bind(plan, &p, src, scales, zps, dst)) != QUANT_OK) return st;
-    if (plan->units_ > 0) {
-        quant__go(&p);
-        quant__nib_end(&p, p.dst);
+    if (plan->units_ == 0) return QUANT_OK;
+#ifndef QUANT_NO_STRIDES
+    if (plan->mode_ == QUANT__UNITS_STRIDED) {
+        quant__run_strided(&p, p.strided & 1 ? plan->sstrides_ : NULL, p.strided & 2 ? plan->dstrides_ : NULL, 0, SIZE_MAX);
+        return QUANT_OK;
     }
+#endif
+    quant__go(&p);
+    quant__nib_end(&p, p.dst);
     return QUANT_OK;
 }
 
@@ -4640,6 +4982,8 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
         if (nz > 0 && zps->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps)) return QUANT_ERR_ALIGN;
     }
+    /* strides only where the four ops take them */
+    if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE;
     /* the outputs are written while src is read, and one after the other */
     if (quant__overlap(scales->data, 4u * ns, src->data, quant__bytes(src->dtype, *n)) ||
         (zps && (quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), src->data, quant__bytes(src->dtype, *n)) ||
@@ -4748,6 +5092,8 @@ QUANT__DEF quant_attrs quant_attrs_default(void)
 #  error "quant_attrs_default: one store per group_shape entry"
 #endif
     a.on_error = QUANT_ON_ERROR_UNTOUCHED;
+    a.src_strides = NULL;
+    a.dst_strides = NULL;
     return a;
 }
 
@@ -5314,11 +5660,16 @@ QUANT__DEF void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, co
 QUANT__DEF const char *quant_status_str(quant_status s)
 {
 #ifdef QUANT_SHORT_STATUS /* firmware: the names, not the sentences */
-    static const char *const names[] = { "ok", "ERR_NULL", "ERR_DTYPE", "ERR_RANK", "ERR_SHAPE", "ERR_QTYPE",
-                                         "ERR_AXIS", "ERR_SCALES", "ERR_SCALE_VALUE", "ERR_ZPS", "ERR_ZP_VALUE",
-                                         "ERR_ATTR", "ERR_OVERLAP", "ERR_PARSE", "ERR_ALIGN", "ERR_PLAN",
-                                         "ERR_RANGE" };
-    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown status";
+    /* one after another, with no table of pointers (flash) */
+    static const char names[] = "ok\0ERR_NULL\0ERR_DTYPE\0ERR_RANK\0ERR_SHAPE\0ERR_QTYPE\0ERR_AXIS\0ERR_SCALES\0"
+                                "ERR_SCALE_VALUE\0ERR_ZPS\0ERR_ZP_VALUE\0ERR_ATTR\0ERR_OVERLAP\0ERR_PARSE\0ERR_ALIGN\0"
+                                "ERR_PLAN\0ERR_RANGE\0ERR_STRIDE";
+    const char *p = names;
+    unsigned k;
+    if ((unsigned)s > (unsigned)QUANT_ERR_STRIDE) return "unknown status";
+    for (k = 0; k < (unsigned)s; ++k)
+        while (*p++ != '\0') {}
+    return p;
 #else
     switch (s) {
     case QUANT_OK:              return "ok";
@@ -5338,6 +5689,7 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_ALIGN:       return "f32 or s32 data is not aligned to 4 bytes, or f16/bf16 data to 2";
     case QUANT_ERR_PLAN:        return "the plan was not filled in by quant_prepare";
     case QUANT_ERR_RANGE:       return "a range of units past the plan's end, or with its end before its beginning";
+    case QUANT_ERR_STRIDE:      return "a negative stride, dst strides that put two elements at one address, or strides where none are taken";
     }
     return "unknown status";
 #endif

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -541,6 +542,147 @@ static void cpu_name(char *out, size_t len)
     fclose(f);
 }
 
+
+/* ---- plans, threads and strides (issue-style rows) ---------------------- */
+
+/* One timed thing of the plans section: what it runs, on which tensors. */
+enum { P_PLAN, P_ONESHOT, P_LIMIT, P_XNN, P_PLAN2, P_STRIDED, N_P };
+typedef struct pctx {
+    int which;
+    size_t n;
+    quant_plan plan;
+    quant_tensor src, dst;
+    quant_attrs a;
+    const float *x;
+    uint8_t *q;
+    peer *xnn;
+} pctx;
+
+typedef struct half_job { const quant_plan *plan; const quant_tensor *src; quant_tensor *dst; size_t b, e; } half_job;
+static void *run_half(void *arg)
+{
+    half_job *j = (half_job *)arg;
+    quant_run_range(j->plan, j->src, NULL, NULL, j->dst, j->b, j->e);
+    return NULL;
+}
+
+static void pcall(pctx *c)
+{
+    switch (c->which) {
+    case P_PLAN: quant_run(&c->plan, &c->src, NULL, NULL, &c->dst); break;
+    case P_ONESHOT: quant_quantize(&c->src, &c->dst, &c->a); break;
+    case P_LIMIT: limit_narrow(c->x, c->q, c->n); break;
+    case P_XNN: if (c->xnn) peer_run(c->xnn); break;
+    case P_STRIDED: quant_quantize(&c->src, &c->dst, &c->a); break;
+    default: { /* two threads, each half of the plan's units */
+        const size_t units = quant_plan_units(&c->plan);
+        half_job j = { &c->plan, &c->src, &c->dst, units / 2, units };
+        pthread_t t;
+        if (pthread_create(&t, NULL, run_half, &j) != 0) { run_half(&j); j.e = j.b; }
+        quant_run_range(&c->plan, &c->src, NULL, NULL, &c->dst, 0, units / 2);
+        if (j.e != j.b) pthread_join(t, NULL);
+    }
+    }
+}
+
+static double ptimed(pctx *c, long reps)
+{
+    const double t0 = now();
+    long k;
+    for (k = 0; k < reps; ++k) pcall(c);
+    return (now() - t0) / ((double)reps * (double)c->n);
+}
+
+/* Rows: plan (quant_run) against the one-shot call, the traffic limit and
+   XNNPACK at 4 Ki and 64 Ki per tensor (torch); per channel on axis 1 of
+   [1, 64, 8, 8]; two threads on one plan at 1 Mi and 32 Mi; NCHW f32 ->
+   NHWC s8 (attrs.dst_strides) at 1 Mi against the dense quantize. */
+static void plan_section(int quick, int runs, const char *filter, const float *x, uint8_t *q)
+{
+    static const char *const kinds[5] = { "plan tensor", "plan axis1", "threads 2", "strided nhwc", NULL };
+    static const size_t tsizes[2] = { 4096, 65536 }, thsizes[2] = { 1048576, 33554432 };
+    static const float scales64[64] = { 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f,
+        0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f,
+        0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f,
+        0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f, 0.5f, 0.25f, 0.125f, 0.75f,
+        0.5f, 0.25f, 0.125f, 0.75f };
+    static const int64_t nhwc[4] = { 64 * 128 * 128, 1, 128 * 64, 64 };
+    int kind, head = 0, si;
+    for (kind = 0; kinds[kind]; ++kind)
+        for (si = 0; si < (kind == 1 || kind == 3 ? 1 : quick && kind == 2 ? 1 : 2); ++si) {
+            pctx c[N_P];
+            double t[N_P][64], ratio[N_P], ns;
+            long reps[N_P];
+            char name[96];
+            int i, k, used[N_P] = { 0 };
+            const size_t n = kind == 0 ? tsizes[si] : kind == 1 ? 4096 : kind == 2 ? thsizes[si] : 1048576;
+            snprintf(name, sizeof name, "%s n=%zu", kinds[kind], n);
+            if (filter && !strstr(name, filter)) continue;
+            if (!head) {
+                printf("\nplans, threads, strides (f32 -> s8; x: the first column's time over the other's, same run)\n");
+                printf("%-13s %9s %9s %9s %8s %8s %8s\n", "row", "n", "ns/elem", "x 1-shot", "x limit", "x XNNPACK",
+                       "x 1 thr");
+                head = 1;
+            }
+            used[P_LIMIT] = 1;
+            used[kind == 2 ? P_PLAN2 : kind == 3 ? P_STRIDED : P_PLAN] = 1;
+            used[kind == 2 ? P_PLAN : P_ONESHOT] = 1;
+            if (kind == 0) used[P_XNN] = 1;
+            for (i = 0; i < N_P; ++i) {
+                pctx *p = &c[i];
+                memset(p, 0, sizeof *p);
+                p->which = i; p->n = n; p->x = x; p->q = q;
+                p->a = quant_attrs_default();
+                p->a.rounding = QUANT_ROUND_TORCH;
+                p->src.dtype = QUANT_F32; p->src.data = (void *)(uintptr_t)x;
+                p->src.rank = 1; p->src.dims[0] = (int64_t)n;
+                if (kind == 1 || kind == 3) {
+                    p->src.rank = 4; p->src.dims[0] = 1; p->src.dims[1] = 64;
+                    p->src.dims[2] = p->src.dims[3] = kind == 1 ? 8 : 128;
+                }
+                p->dst = p->src; p->dst.dtype = QUANT_S8; p->dst.data = q;
+                p->a.scales = scales64;
+                p->a.n_scales = kind == 1 ? 64 : 1;
+                if (kind == 1) p->a.qtype = QUANT_PER_CHANNEL;
+                if (i == P_STRIDED) p->a.dst_strides = nhwc;
+                if (!used[i]) continue;
+                if (i == P_PLAN || i == P_PLAN2)
+                    if (quant_prepare(&p->plan, QUANT_OP_QUANTIZE, &p->src, NULL, NULL, &p->dst, &p->a) != QUANT_OK) {
+                        printf("%s: prepare failed\n", name);
+                        return;
+                    }
+                if (i == P_XNN) p->xnn = peer_xnn_prepare(1, 0, n, scales64[0], 0, (void *)(uintptr_t)x, q);
+            }
+            for (i = 0; i < N_P; ++i) {
+                double one, t0;
+                if (!used[i]) continue;
+                pcall(&c[i]);
+                t0 = now(); pcall(&c[i]); one = now() - t0;
+                reps[i] = one < 2e6 ? (long)(2e6 / (one > 1 ? one : 1)) : 1;
+            }
+            for (k = 0; k < runs; ++k)
+                for (i = 0; i < N_P; ++i)
+                    if (used[i]) t[i][k] = ptimed(&c[i], reps[i]);
+            {
+                const int first = kind == 2 ? P_PLAN2 : kind == 3 ? P_STRIDED : P_PLAN;
+                char col[N_P][16];
+                for (i = 0; i < N_P; ++i) {
+                    double r[64];
+                    if (!used[i] || (i == P_XNN && !c[i].xnn)) { snprintf(col[i], sizeof col[i], "-"); continue; }
+                    for (k = 0; k < runs; ++k) r[k] = t[first][k] / t[i][k];
+                    ratio[i] = median(r, runs);
+                    snprintf(col[i], sizeof col[i], "%.2f", ratio[i]);
+                }
+                ns = median(t[first], runs);
+                printf("%-13s %9zu %9.4f %9s %8s %8s %8s\n", kinds[kind], n, ns, kind == 2 ? "-" : col[P_ONESHOT],
+                       col[P_LIMIT], col[P_XNN], kind == 2 ? col[P_PLAN] : "-");
+            }
+            for (i = 0; i < N_P; ++i)
+                if (c[i].xnn) peer_free(c[i].xnn);
+            fflush(stdout);
+        }
+}
+
 int main(int argc, char **argv)
 {
     static const size_t sizes_full[] = { 4096, 65536, 1048576, 33554432 };
@@ -712,6 +854,7 @@ int main(int argc, char **argv)
             cx[j] = ((float)(rs >> 40) / 16777216.0f - 0.5f) * 15.0f;
         }
         choose_section(quick, runs, filter, cx, cq);
+        plan_section(quick, runs, filter, cx, cq);
         free(cx);
         free(cq);
     }

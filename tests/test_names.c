@@ -30,7 +30,7 @@ int main(void)
     int i, j;
 
     /* every status has its own one-line string */
-    for (i = 0; i <= QUANT_ERR_RANGE; ++i) {
+    for (i = 0; i <= QUANT_ERR_STRIDE; ++i) {
         const char *s = quant_status_str((quant_status)i);
         CHECK(s != NULL && s[0] != '\0' && !has_newline(s), "status %d string", i);
         for (j = 0; j < i; ++j) CHECK(strcmp(s, quant_status_str((quant_status)j)) != 0, "status %d == %d", i, j);

@@ -1,0 +1,408 @@
+/* test_strided: src and dst with strides (attrs.src_strides, dst_strides).
+
+   A strided op must write what the dense op writes on the same logical
+   elements: for random shapes, layouts (dims permuted in memory, rows
+   padded, src dims read again with stride 0), dtypes, qtypes and
+   roundings, the expected dst is built by gathering src into a dense
+   buffer, running the dense op (itself checked against the oracle by
+   test_ops and test_formats), and scattering its result into a copy of
+   dst's fill; the strided op, one-shot and through a plan (whole and in
+   ranges), must give the same bytes, padding untouched. Then the
+   rules: negative strides, dst strides that give two elements one
+   address, strides with a 4-bit side or in the choose pair are
+   QUANT_ERR_STRIDE; a strided tensor overlapping the other is
+   QUANT_ERR_OVERLAP over its whole extent; a plan keeps the strides it
+   was prepared with; dst untouched on every error. */
+#include "../quant.h"
+#include "check.h"
+#include "bytes.h"
+
+static size_t esize(quant_dtype t) { return nbytes(t, 1); }
+
+static size_t count(const quant_tensor *t)
+{
+    size_t n = 1;
+    int d;
+    for (d = 0; d < t->rank; ++d) n *= (size_t)t->dims[d];
+    return n;
+}
+
+/* the offset in elements, with strides st, of the element with
+   row-major index e */
+static size_t offset(const quant_tensor *t, const int64_t *st, size_t e)
+{
+    size_t off = 0;
+    int d;
+    for (d = t->rank - 1; d >= 0; --d) {
+        off += e % (size_t)t->dims[d] * (size_t)st[d];
+        e /= (size_t)t->dims[d];
+    }
+    return off;
+}
+
+/* elements from the first to the last one the strides reach */
+static size_t extent(const quant_tensor *t, const int64_t *st)
+{
+    size_t last = 0;
+    int d;
+    for (d = 0; d < t->rank; ++d) last += ((size_t)t->dims[d] - 1) * (size_t)st[d];
+    return last + 1;
+}
+
+/* strides of a random layout: dims in a random order in memory, each
+   step padded now and then; in src, now and then a dim read again
+   (stride 0) */
+static void random_strides(const quant_tensor *t, int64_t *st, int is_src)
+{
+    int order[QUANT_MAX_RANK], d, k;
+    int64_t step = 1 + (check_rand() % 4 == 0);
+    for (d = 0; d < t->rank; ++d) order[d] = d;
+    for (d = t->rank - 1; d > 0; --d) {
+        const int j = (int)(check_rand() % (unsigned)(d + 1)), x = order[d];
+        order[d] = order[j];
+        order[j] = x;
+    }
+    for (k = t->rank - 1; k >= 0; --k) { /* order[rank-1] steps finest */
+        d = order[k];
+        st[d] = step;
+        step *= t->dims[d];
+        if (check_rand() % 3 == 0) step += (int64_t)(check_rand() % 5);
+    }
+    if (is_src && t->rank > 1 && check_rand() % 6 == 0) st[check_rand() % (unsigned)t->rank] = 0;
+}
+
+static void fill_random(void *p, size_t bytes)
+{
+    size_t i;
+    for (i = 0; i < bytes; ++i) ((uint8_t *)p)[i] = (uint8_t)check_rand();
+}
+
+/* a float-side value of t at element i: ordinary magnitudes, now and then
+   a tie, zero or NaN */
+static void put_float(quant_dtype t, void *p, size_t i)
+{
+    float x = (float)((int)(check_rand() % 2001) - 1000) / 8.0f;
+    uint32_t u = check_bits_float(x);
+    if (check_rand() % 50 == 0) u = 0x7FC00000u;
+    if (t == QUANT_F32) memcpy((char *)p + 4 * i, &u, 4);
+    else {
+        const uint16_t h = t == QUANT_BF16 ? (uint16_t)(u >> 16) : (uint16_t)(((u >> 16) & 0x8000u) | 0x3C00u | (check_rand() & 0x3FFu));
+        memcpy((char *)p + 2 * i, &h, 2);
+    }
+}
+
+static const quant_dtype fdts[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
+static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S32 };
+
+typedef struct scase {
+    quant_op op;
+    quant_tensor src, dst, scales, zps;
+    int has_zps;
+    quant_attrs a;
+    float sc[64];
+    int64_t zl[64];
+    int64_t sst[QUANT_MAX_RANK], dst_st[QUANT_MAX_RANK]; /* the layouts; all 0: dense */
+} scase;
+
+/* the scale grid's count of a case, with its dims into g[] */
+static size_t grid(const scase *c, int64_t *g)
+{
+    size_t n = 1;
+    int d;
+    for (d = 0; d < c->src.rank; ++d) {
+        if (c->a.qtype == QUANT_PER_TENSOR) g[d] = 1;
+        else if (c->a.qtype == QUANT_PER_CHANNEL) g[d] = d == c->a.axis ? c->src.dims[d] : 1;
+        else g[d] = (c->src.dims[d] + c->a.group_shape[d] - 1) / c->a.group_shape[d];
+        n *= (size_t)g[d];
+    }
+    return n;
+}
+
+static quant_status run_op(const scase *c, const quant_tensor *src, quant_tensor *dst)
+{
+    switch (c->op) {
+    case QUANT_OP_QUANTIZE: return quant_quantize(src, dst, &c->a);
+    case QUANT_OP_DEQUANTIZE: return quant_dequantize(src, dst, &c->a);
+    case QUANT_OP_DYNAMIC_QUANTIZE: return quant_dynamic_quantize(src, &c->scales, c->has_zps ? &c->zps : NULL, dst, &c->a);
+    default: return quant_dynamic_dequantize(src, &c->scales, c->has_zps ? &c->zps : NULL, dst, &c->a);
+    }
+}
+
+static int strided(int rank, const int64_t *st)
+{
+    int d;
+    for (d = 0; d < rank; ++d)
+        if (st[d]) return 1;
+    return 0;
+}
+
+static float scale_store[64];
+static int32_t zp_store[64];
+
+/* a random case; its buffers are allocated at their strided extents */
+static void make_case(scase *c)
+{
+    const int quantize = check_rand() % 2, dynamic = check_rand() % 2;
+    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 4u : 5u)];
+    int64_t g[QUANT_MAX_RANK];
+    size_t ns, i;
+    int d;
+    memset(c, 0, sizeof *c);
+    c->op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
+                     : (dynamic ? QUANT_OP_DYNAMIC_DEQUANTIZE : QUANT_OP_DEQUANTIZE);
+    c->src.rank = c->dst.rank = 1 + (int)(check_rand() % 4);
+    for (d = 0; d < c->src.rank; ++d) c->src.dims[d] = c->dst.dims[d] = 1 + (int64_t)(check_rand() % (d == c->src.rank - 1 ? 70u : 6u));
+    if (check_rand() % 8 == 0) c->src.dims[c->src.rank - 1] = c->dst.dims[c->src.rank - 1] = 300; /* chunks of 256 */
+    c->src.dtype = quantize ? f : q;
+    c->dst.dtype = quantize ? q : f;
+    c->a = quant_attrs_default();
+    c->a.qtype = (quant_qtype)(check_rand() % 3);
+    c->a.axis = check_rand() % (unsigned)c->src.rank;
+    for (d = 0; d < c->src.rank; ++d) c->a.group_shape[d] = 1 + (int64_t)(check_rand() % 4);
+    c->a.rounding = (quant_rounding)(check_rand() % 4);
+    c->a.f8_overflow = (quant_f8_overflow)(check_rand() % 2);
+    do {
+        random_strides(&c->src, c->sst, 1);
+        random_strides(&c->dst, c->dst_st, 0);
+    } while (check_rand() % 4 != 0 && c->src.rank > 1 && c->sst[c->src.rank - 1] == 1 &&
+             c->dst_st[c->src.rank - 1] == 1); /* mostly a real layout change */
+    if (check_rand() % 5 == 0) memset(c->sst, 0, sizeof c->sst); /* one side dense */
+    else if (check_rand() % 5 == 0) memset(c->dst_st, 0, sizeof c->dst_st);
+    /* given as NULL, as zeros, or as the strides */
+    c->a.src_strides = check_rand() % 8 == 0 && !strided(c->src.rank, c->sst) ? NULL : c->sst;
+    c->a.dst_strides = check_rand() % 8 == 0 && !strided(c->dst.rank, c->dst_st) ? NULL : c->dst_st;
+    ns = grid(c, g);
+    if (ns > 64) { c->a.qtype = QUANT_PER_TENSOR; ns = grid(c, g); }
+    for (i = 0; i < ns; ++i) {
+        scale_store[i] = c->sc[i] = (float)(1 + check_rand() % 16) / 4.0f;
+        zp_store[i] = (int32_t)(check_rand() % 7) - 3 + (q == QUANT_U8 ? 100 : 0);
+        if (quant_dtype_name(q)[0] == 'f') zp_store[i] = 0; /* f8: zero points 0 */
+        c->zl[i] = zp_store[i];
+    }
+    c->has_zps = check_rand() % 2;
+    c->a.scales = c->sc;
+    c->a.n_scales = ns;
+    c->a.zps = c->has_zps ? c->zl : NULL;
+    c->a.n_zps = c->has_zps ? ns : 0;
+    c->scales.dtype = QUANT_F32;
+    c->scales.rank = c->src.rank;
+    memcpy(c->scales.dims, g, sizeof g);
+    c->scales.data = scale_store;
+    c->zps.dtype = QUANT_S32;
+    c->zps.rank = c->src.rank;
+    memcpy(c->zps.dims, g, sizeof g);
+    c->zps.data = zp_store;
+    if (c->a.qtype == QUANT_PER_TENSOR) c->scales.rank = c->zps.rank = 0;
+    else if (c->a.qtype == QUANT_PER_CHANNEL) {
+        c->scales.rank = c->zps.rank = 1;
+        c->scales.dims[0] = c->zps.dims[0] = (int64_t)ns;
+    }
+}
+
+/* dense copies: a tensor like t, laid out by st, its elements gathered */
+static void *gather(const quant_tensor *t, const int64_t *st, quant_tensor *dense)
+{
+    const size_t n = count(t), es = esize(t->dtype);
+    void *p = alloc(n * es);
+    size_t e;
+    *dense = *t;
+    dense->data = p;
+    for (e = 0; e < n; ++e) memcpy((char *)p + e * es, (const char *)t->data + offset(t, st, e) * es, es);
+    return p;
+}
+
+/* st, or row-major strides of t when st has none, into out */
+static void resolve(const quant_tensor *t, const int64_t *st, int64_t *out)
+{
+    int64_t step = 1;
+    int d;
+    for (d = t->rank - 1; d >= 0; --d) {
+        out[d] = strided(t->rank, st) ? st[d] : step;
+        step *= t->dims[d];
+    }
+}
+
+static void one_case(int k)
+{
+    scase c;
+    quant_tensor src_dense, dst_dense;
+    quant_attrs dense_attrs;
+    quant_plan plan;
+    int64_t ss[QUANT_MAX_RANK], ds[QUANT_MAX_RANK]; /* the layouts, resolved */
+    size_t n, sbytes, dbytes, e, units, cut;
+    uint8_t *fill, *want;
+    quant_status st;
+    make_case(&c);
+    resolve(&c.src, c.sst, ss);
+    resolve(&c.dst, c.dst_st, ds);
+    n = count(&c.src);
+    sbytes = extent(&c.src, ss) * esize(c.src.dtype);
+    c.src.data = alloc(sbytes);
+    fill_random(c.src.data, sbytes);
+    if (c.op == QUANT_OP_QUANTIZE || c.op == QUANT_OP_DYNAMIC_QUANTIZE)
+        for (e = 0; e < n; ++e) put_float(c.src.dtype, c.src.data, offset(&c.src, ss, e));
+    else if (c.src.dtype == QUANT_S32)
+        for (e = 0; e < n; ++e) ((int32_t *)c.src.data)[offset(&c.src, ss, e)] = (int32_t)(check_rand() % 100000) - 50000;
+    dbytes = extent(&c.dst, ds) * esize(c.dst.dtype);
+    fill = (uint8_t *)alloc(dbytes);
+    want = (uint8_t *)alloc(dbytes);
+    fill_random(fill, dbytes);
+    memcpy(want, fill, dbytes);
+    c.dst.data = alloc(dbytes);
+
+    /* the expected bytes: gather, the dense op, scatter */
+    gather(&c.src, ss, &src_dense);
+    dst_dense = c.dst;
+    dst_dense.data = alloc(n * esize(c.dst.dtype));
+    dense_attrs = c.a;
+    dense_attrs.src_strides = dense_attrs.dst_strides = NULL;
+    {
+        scase dc = c;
+        dc.a = dense_attrs;
+        st = run_op(&dc, &src_dense, &dst_dense);
+    }
+    CHECK(st == QUANT_OK, "case %d: dense op status %d", k, (int)st);
+    for (e = 0; e < n; ++e)
+        memcpy(want + offset(&c.dst, ds, e) * esize(c.dst.dtype), (char *)dst_dense.data + e * esize(c.dst.dtype),
+               esize(c.dst.dtype));
+
+    /* one-shot */
+    memcpy(c.dst.data, fill, dbytes);
+    st = run_op(&c, &c.src, &c.dst);
+    CHECK(st == QUANT_OK && memcmp(c.dst.data, want, dbytes) == 0,
+          "case %d (%s->%s rank %d qtype %d rounding %d): one-shot differs, status %d", k, quant_dtype_name(c.src.dtype),
+          quant_dtype_name(c.dst.dtype), c.src.rank, (int)c.a.qtype, (int)c.a.rounding, (int)st);
+
+    /* a plan, whole and in two ranges; it keeps the strides it was given */
+    st = quant_prepare(&plan, c.op, &c.src, &c.scales, c.has_zps ? &c.zps : NULL, &c.dst, &c.a);
+    CHECK(st == QUANT_OK, "case %d: prepare status %d", k, (int)st);
+    memset(c.sst, 0x5A, sizeof c.sst);
+    memset(c.dst_st, 0x5A, sizeof c.dst_st);
+    memcpy(c.dst.data, fill, dbytes);
+    st = quant_run(&plan, &c.src, &c.scales, c.has_zps ? &c.zps : NULL, &c.dst);
+    CHECK(st == QUANT_OK && memcmp(c.dst.data, want, dbytes) == 0, "case %d: plan run differs, status %d", k, (int)st);
+    units = quant_plan_units(&plan);
+    cut = units ? check_rand() % (units + 1) : 0;
+    memcpy(c.dst.data, fill, dbytes);
+    st = quant_run_range(&plan, &c.src, &c.scales, c.has_zps ? &c.zps : NULL, &c.dst, cut, units);
+    CHECK(st == QUANT_OK, "case %d: range status %d", k, (int)st);
+    st = quant_run_range(&plan, &c.src, &c.scales, c.has_zps ? &c.zps : NULL, &c.dst, 0, cut);
+    CHECK(st == QUANT_OK && memcmp(c.dst.data, want, dbytes) == 0, "case %d: ranges [0,%zu) [%zu,%zu) differ", k, cut, cut, units);
+    free(c.src.data);
+    free(c.dst.data);
+    free(src_dense.data);
+    free(dst_dense.data);
+    free(fill);
+    free(want);
+}
+
+static quant_tensor t2(quant_dtype dt, int64_t d0, int64_t d1, void *data)
+{
+    quant_tensor t = { QUANT_UNDEF, 2, { 0 }, NULL };
+    t.dtype = dt;
+    t.dims[0] = d0;
+    t.dims[1] = d1;
+    t.data = data;
+    return t;
+}
+
+static const int64_t *S(int64_t s0, int64_t s1)
+{
+    static int64_t st[4][2];
+    static int k;
+    k = (k + 1) % 4;
+    st[k][0] = s0;
+    st[k][1] = s1;
+    return st[k];
+}
+
+/* quantize of [d0, d1] f32 at x to ddt at q with strides ss and ds */
+static quant_status q2(quant_attrs *a, void *x, quant_dtype ddt, void *q, int64_t d0, int64_t d1, const int64_t *ss,
+                       const int64_t *ds)
+{
+    const quant_tensor s = t2(QUANT_F32, d0, d1, x);
+    quant_tensor d = t2(ddt, d0, d1, q);
+    a->src_strides = ss;
+    a->dst_strides = ds;
+    return quant_quantize(&s, &d, a);
+}
+
+/* every rule that refuses strides, with dst untouched */
+static void rules(void)
+{
+    static float x[64], scale = 0.5f;
+    static uint8_t q[64], before[64];
+    quant_attrs a = quant_attrs_default();
+    quant_tensor s, d, sc;
+    quant_plan plan;
+    a.scales = &scale;
+    a.n_scales = 1;
+    fill_random(q, sizeof q);
+#define REFUSED(st_, want, what) CHECK((st_) == (want) && memcmp(q, before, sizeof q) == 0, "%s: status %d", what, (int)(st_))
+    CHECK(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(1, 4)) == QUANT_OK, "transposed dst");
+    memcpy(before, q, sizeof q);
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(-4, 1)), QUANT_ERR_STRIDE, "negative dst stride");
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, S(4, -1), NULL), QUANT_ERR_STRIDE, "negative src stride");
+    REFUSED(q2(&a, x, QUANT_S8, q, 1, 4, S(-1, 1), NULL), QUANT_ERR_STRIDE, "negative stride on a dim of one element");
+    CHECK(q2(&a, NULL, QUANT_S8, NULL, 0, 4, S(4, -1), NULL) == QUANT_ERR_STRIDE, "negative stride on an empty tensor");
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(0, 1)), QUANT_ERR_STRIDE, "dst stride 0 on a dim of 4");
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(3, 1)), QUANT_ERR_STRIDE, "dst rows overlapping (stride 3 < 4)");
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(1, 3)), QUANT_ERR_STRIDE, "dst columns overlapping (stride 3 < 4)");
+    REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(2, 2)), QUANT_ERR_STRIDE, "dst dims with one stride");
+    CHECK(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(16, 4)) == QUANT_OK, "spread dst"); /* every 4th byte of 64 */
+    memcpy(before, q, sizeof q);
+    CHECK(q2(&a, x, QUANT_S8, q, 4, 4, S(0, 1), S(1, 4)) == QUANT_OK, "src stride 0: every row read from the first");
+    memcpy(before, q, sizeof q);
+    CHECK(q2(&a, x, QUANT_S8, q, 4, 4, S(4, 1), S(0, 0)) == QUANT_OK, "row-major and zero strides: dense");
+    memcpy(before, q, sizeof q);
+    /* no strides with a 4-bit side or in the choose pair */
+    REFUSED(q2(&a, x, QUANT_U4, q, 4, 4, S(1, 4), NULL), QUANT_ERR_STRIDE, "strided src, u4 dst");
+    REFUSED(q2(&a, x, QUANT_U4, q, 4, 4, NULL, S(1, 4)), QUANT_ERR_STRIDE, "u4 dst with strides");
+    s = t2(QUANT_F32, 4, 4, x);
+    d = t2(QUANT_S8, 4, 4, q);
+    sc = t2(QUANT_F32, 1, 1, &scale);
+    sc.rank = 0;
+    a.src_strides = S(1, 4);
+    a.dst_strides = NULL;
+    REFUSED(quant_choose_qparams(&s, QUANT_S8, QUANT_SYMMETRIC, &a, &sc, NULL), QUANT_ERR_STRIDE, "choose: strided src");
+    a.src_strides = NULL;
+    a.dst_strides = S(1, 4);
+    REFUSED(quant_choose_and_quantize(&s, &d, QUANT_SYMMETRIC, &a, &sc, NULL), QUANT_ERR_STRIDE, "fused: strided dst");
+    /* overlap is checked over the whole extent: src's two elements are
+       y[0] and y[10], dst's two bytes sit between them */
+    {
+        static float y[16];
+        static const int64_t ten[1] = { 10 };
+        quant_tensor fs = t2(QUANT_F32, 2, 1, y), dq = t2(QUANT_S8, 2, 1, (uint8_t *)(void *)y + 8);
+        fs.rank = dq.rank = 1;
+        a.src_strides = ten;
+        a.dst_strides = NULL;
+        fill_random(y, sizeof y);
+        memcpy(x, y, sizeof y);
+        CHECK(quant_quantize(&fs, &dq, &a) == QUANT_ERR_OVERLAP && memcmp(x, y, sizeof y) == 0, "dst inside src's extent");
+        memset(x, 0, sizeof x);
+    }
+    /* a plan keeps its strides: the caller's array may change */
+    {
+        int64_t ds[2] = { 1, 4 };
+        static uint8_t want[64];
+        CHECK(q2(&a, x, QUANT_S8, want, 4, 4, NULL, ds) == QUANT_OK, "transposed, for the plan");
+        a.src_strides = NULL;
+        a.dst_strides = ds;
+        CHECK(quant_prepare(&plan, QUANT_OP_QUANTIZE, &s, NULL, NULL, &d, &a) == QUANT_OK, "strided plan");
+        ds[0] = 4;
+        ds[1] = 1;
+        memset(q, 0, sizeof q);
+        CHECK(quant_run(&plan, &s, NULL, NULL, &d) == QUANT_OK && memcmp(q, want, 16) == 0, "plan with its own strides");
+    }
+#undef REFUSED
+}
+
+int main(int argc, char **argv)
+{
+    int k, cases = argc > 1 ? atoi(argv[1]) : 3000;
+    check_cpu();
+    rules();
+    for (k = 0; k < cases; ++k) one_case(k);
+    return check_done("test_strided");
+}
