@@ -5474,6 +5474,32 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
         quant__say(l, quant__dtype_size(t->dtype) == 4 ? " needs a 4-byte boundary" : " needs a 2-byte boundary");
         return;
     }
+#ifndef QUANT_NO_STRIDES
+    case QUANT_ERR_STRIDE: {
+        /* as quant__check_memory finds it: a negative stride, dst's
+           addresses, then a 4-bit side */
+        const int64_t *ss = a->src_strides, *ds = a->dst_strides;
+        int i;
+        for (i = 0; i < src->rank; ++i)
+            if ((ss && ss[i] < 0) || (ds && ds[i] < 0)) {
+                quant__say(l, ss && ss[i] < 0 ? "src_strides[" : "dst_strides[");
+                quant__say_u64(l, (uint64_t)i);
+                quant__say(l, "] is ");
+                quant__say_i64(l, ss && ss[i] < 0 ? ss[i] : ds[i]);
+                quant__say(l, "; strides must be >= 0");
+                return;
+            }
+        if (q && quant__is_4bit((unsigned)q->dtype)) {
+            quant__say(l, "strides given with a packed 4-bit ");
+            quant__say(l, q == src ? "src" : "dst");
+            return;
+        }
+        quant__say(l, "dst_strides give two elements of dst one address (dims ");
+        quant__say_dims(l, dst);
+        quant__say(l, ")");
+        return;
+    }
+#endif
     default:
         quant__say(l, quant_status_str(st));
         return;

@@ -382,6 +382,21 @@ static void rules(void)
         CHECK(quant_quantize(&fs, &dq, &a) == QUANT_ERR_OVERLAP && memcmp(x, y, sizeof y) == 0, "dst inside src's extent");
         memset(x, 0, sizeof x);
     }
+    /* quant_explain names the stride */
+    {
+        char line[160];
+        quant_tensor u4 = t2(QUANT_U4, 4, 4, q);
+        a.src_strides = NULL;
+        a.dst_strides = S(-4, 1);
+        CHECK(quant_explain(QUANT_OP_QUANTIZE, &s, NULL, NULL, &d, &a, line, sizeof line) == QUANT_ERR_STRIDE &&
+              strcmp(line, "dst_strides[0] is -4; strides must be >= 0") == 0, "explain: %s", line);
+        a.dst_strides = S(3, 1);
+        CHECK(quant_explain(QUANT_OP_QUANTIZE, &s, NULL, NULL, &d, &a, line, sizeof line) == QUANT_ERR_STRIDE &&
+              strcmp(line, "dst_strides give two elements of dst one address (dims [4, 4])") == 0, "explain: %s", line);
+        a.dst_strides = S(1, 4);
+        CHECK(quant_explain(QUANT_OP_QUANTIZE, &s, NULL, NULL, &u4, &a, line, sizeof line) == QUANT_ERR_STRIDE &&
+              strcmp(line, "strides given with a packed 4-bit dst") == 0, "explain: %s", line);
+    }
     /* a plan keeps its strides: the caller's array may change */
     {
         int64_t ds[2] = { 1, 4 };
