@@ -3893,6 +3893,11 @@ QUANT__NOINLINE int quant__strided(const quant_tensor *t, const int64_t *st)
     int64_t dense = 1;
     int i, any = 0, differ = 0;
     if (st == NULL) return 0;
+    for (i = 0; i < t->rank; ++i)
+        if (t->dims[i] == 0) { /* empty: its dims' product is unchecked; only a negative stride counts */
+            for (i = 0; i < t->rank; ++i) differ |= st[i] < 0;
+            return differ;
+        }
     for (i = t->rank - 1; i >= 0; --i) {
         any |= st[i] != 0;
         differ |= st[i] < 0 || (t->dims[i] > 1 && st[i] != dense);

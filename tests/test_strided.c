@@ -345,6 +345,8 @@ static void rules(void)
     REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, S(4, -1), NULL), QUANT_ERR_STRIDE, "negative src stride");
     REFUSED(q2(&a, x, QUANT_S8, q, 1, 4, S(-1, 1), NULL), QUANT_ERR_STRIDE, "negative stride on a dim of one element");
     CHECK(q2(&a, NULL, QUANT_S8, NULL, 0, 4, S(4, -1), NULL) == QUANT_ERR_STRIDE, "negative stride on an empty tensor");
+    /* an empty tensor's other dims may be huge: their product is never taken */
+    CHECK(q2(&a, NULL, QUANT_S8, NULL, 0, INT64_MAX, S(1, 1), S(1, 1)) == QUANT_OK, "empty, huge dim, strides");
     REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(0, 1)), QUANT_ERR_STRIDE, "dst stride 0 on a dim of 4");
     REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(3, 1)), QUANT_ERR_STRIDE, "dst rows overlapping (stride 3 < 4)");
     REFUSED(q2(&a, x, QUANT_S8, q, 4, 4, NULL, S(1, 3)), QUANT_ERR_STRIDE, "dst columns overlapping (stride 3 < 4)");
