@@ -1032,6 +1032,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_to_half QUANT__SFX(quant__v_to_half)
 #define quant__v_widen16 QUANT__SFX(quant__v_widen16)
 #define quant__simd_widen16 QUANT__SFX(quant__simd_widen16)
+#define quant__simd_gather32 QUANT__SFX(quant__simd_gather32)
+#define quant__tr4x4 QUANT__SFX(quant__tr4x4)
 #define quant__simd_narrow16 QUANT__SFX(quant__simd_narrow16)
 #define quant__simd_half_to_i8 QUANT__SFX(quant__simd_half_to_i8)
 #define quant__v_half_to_i8 QUANT__SFX(quant__v_half_to_i8)
@@ -3188,6 +3190,63 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
 
 #endif
 
+/* ---- >>unit tile: rows of 32-bit elements gathered across (gather32) -- */
+/* A strided walk whose src is contiguous across its rows (NCHW read as
+   rows along C) gathers a tile of rows at a time: a transpose. The vector
+   form moves 4 x 4 blocks through registers; bits are copied, never
+   converted. */
+#if QUANT__PART == 2 && !defined(QUANT_NO_STRIDES)
+
+/* a 4 x 4 block: t[m * tstep + k] = f[k * fstep + m] */
+QUANT__INLINE void quant__tr4x4(uint32_t *t, size_t tstep, const uint32_t *f, size_t fstep)
+{
+#  if QUANT__PASS == QUANT_SIMD_NEON
+    const uint32x4x2_t ab = vtrnq_u32(vld1q_u32(f), vld1q_u32(f + fstep));
+    const uint32x4x2_t cd = vtrnq_u32(vld1q_u32(f + 2 * fstep), vld1q_u32(f + 3 * fstep));
+    vst1q_u32(t, vcombine_u32(vget_low_u32(ab.val[0]), vget_low_u32(cd.val[0])));
+    vst1q_u32(t + tstep, vcombine_u32(vget_low_u32(ab.val[1]), vget_low_u32(cd.val[1])));
+    vst1q_u32(t + 2 * tstep, vcombine_u32(vget_high_u32(ab.val[0]), vget_high_u32(cd.val[0])));
+    vst1q_u32(t + 3 * tstep, vcombine_u32(vget_high_u32(ab.val[1]), vget_high_u32(cd.val[1])));
+#  else
+    const __m128i a = _mm_loadu_si128((const __m128i *)f), b = _mm_loadu_si128((const __m128i *)(f + fstep));
+    const __m128i c = _mm_loadu_si128((const __m128i *)(f + 2 * fstep));
+    const __m128i d = _mm_loadu_si128((const __m128i *)(f + 3 * fstep));
+    const __m128i ab0 = _mm_unpacklo_epi32(a, b), ab1 = _mm_unpackhi_epi32(a, b);
+    const __m128i cd0 = _mm_unpacklo_epi32(c, d), cd1 = _mm_unpackhi_epi32(c, d);
+    _mm_storeu_si128((__m128i *)t, _mm_unpacklo_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(t + tstep), _mm_unpackhi_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(t + 2 * tstep), _mm_unpacklo_epi64(ab1, cd1));
+    _mm_storeu_si128((__m128i *)(t + 3 * tstep), _mm_unpackhi_epi64(ab1, cd1));
+#  endif
+}
+
+/* tile[m * len + k] = from[k * fstep + m] for m < mc, k < len: four of
+   src's lines at a time, each read to the tile's end before the next four */
+QUANT__PRIVATE void quant__simd_gather32(uint32_t *tile, const uint32_t *from, size_t fstep, size_t mc, size_t len)
+{
+    const size_t m4 = mc & ~(size_t)3, k4 = len & ~(size_t)3;
+    size_t m, k;
+    for (k = 0; k < k4; k += 4) {
+        for (m = 0; m < m4; m += 4) quant__tr4x4(tile + m * len + k, len, from + k * fstep + m, fstep);
+    }
+    for (m = 0; m < mc; ++m) /* the edges: rows from m4 on, elements from k4 on */
+        for (k = m < m4 ? k4 : 0; k < len; ++k) tile[m * len + k] = from[k * fstep + m];
+}
+
+#elif QUANT__PART == 3 && !defined(QUANT_NO_STRIDES)
+
+#  if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_gather32_x86(uint32_t *tile, const uint32_t *from, size_t fstep, size_t mc, size_t len)
+{
+    QUANT__PICK(quant__simd_gather32, (tile, from, fstep, mc, len));
+}
+#  endif
+#  if QUANT__SIMD_ANY
+#    define quant__gather32 QUANT__BK(quant__simd_gather32)
+#  endif
+
+#endif
+
 /* ---- >>unit run: one operation over a validated plan -------------------- */
 /* Compiled with the kernels it calls: once per backend (part 2), so that
    dispatch happens once per operation, or once in a scalar build (part 1). */
@@ -3490,6 +3549,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_to_half
 #undef quant__v_widen16
 #undef quant__simd_widen16
+#undef quant__simd_gather32
+#undef quant__tr4x4
 #undef quant__simd_narrow16
 #undef quant__simd_half_to_i8
 #undef quant__v_half_to_i8
@@ -4325,26 +4386,24 @@ QUANT__PRIVATE void quant__copy_elems(void *to, size_t tstep, const void *from, 
 #if QUANT__SIMD_ANY
 /* rows a strided walk gathers at a time when src is contiguous across
    them (a layout change): QUANT__TROWS * QUANT__STAGE elements of staging */
-#define QUANT__TROWS 16
+#define QUANT__TROWS 8
 
-/* mc rows of len elements of esize bytes into tile (rows QUANT__STAGE
-   elements apart): element k of row m from from[m + k * fstep], so that
-   src is read along the rows' common contiguous dim */
+/* mc rows of len elements of esize bytes into tile (row m at m * len):
+   element k of row m from from[m + k * fstep], so that src is read along
+   the rows' common contiguous dim */
 QUANT__PRIVATE void quant__gather_rows(void *tile, const void *from, size_t fstep, size_t mc, size_t len, size_t esize)
 {
     size_t k, m;
     if (esize == 4) {
-        uint32_t *t = (uint32_t *)tile;
-        for (k = 0; k < len; ++k)
-            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint32_t *)from)[k * fstep + m];
+        quant__gather32((uint32_t *)tile, (const uint32_t *)from, fstep, mc, len);
     } else if (esize == 2) {
         uint16_t *t = (uint16_t *)tile;
         for (k = 0; k < len; ++k)
-            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint16_t *)from)[k * fstep + m];
+            for (m = 0; m < mc; ++m) t[m * len + k] = ((const uint16_t *)from)[k * fstep + m];
     } else {
         uint8_t *t = (uint8_t *)tile;
         for (k = 0; k < len; ++k)
-            for (m = 0; m < mc; ++m) t[m * QUANT__STAGE + k] = ((const uint8_t *)from)[k * fstep + m];
+            for (m = 0; m < mc; ++m) t[m * len + k] = ((const uint8_t *)from)[k * fstep + m];
     }
 }
 #endif
@@ -4375,6 +4434,9 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     const size_t sb = b < 0 ? 0 : ss ? (size_t)ss[b] : quant__dense_step(p, b);
     const size_t db = b < 0 ? 0 : ds ? (size_t)ds[b] : quant__dense_step(p, b);
     const int tiled = b >= 0 && sa != 1 && sb == 1 && len_row <= QUANT__STAGE && quant__cell(p, b) == (size_t)p->dims[b];
+    /* ... and a tile goes through the kernels in one piece when its rows
+       are one run of dst with one scale and zero point */
+    const int whole = tiled && da == 1 && db == len_row && g >= len_row;
     float tile[QUANT__TROWS * QUANT__STAGE], dbuf[QUANT__STAGE], sc[QUANT__STAGE], fbuf[QUANT__STAGE];
     int32_t zp[QUANT__STAGE];
     uint8_t qbuf[QUANT__STAGE];
@@ -4393,9 +4455,19 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
 #if QUANT__SIMD_ANY
         if (tiled) {
             const size_t left = (size_t)p->dims[b] - r % (size_t)p->dims[b];
-            mc = left < QUANT__TROWS ? left : QUANT__TROWS;
+            mc = QUANT__TROWS * QUANT__STAGE / len_row; /* as many rows as the tile holds */
+            if (mc > left) mc = left;
             if (mc > r1 - r) mc = r1 - r;
             quant__gather_rows(tile, (const char *)p->src + at.so * ssz, sa, mc, len_row, ssz);
+            if (whole) { /* the tile's rows follow each other in dst, one grid entry */
+                const float s1 = quant__scale_at(p, at.base);
+                const int32_t z1 = quant__zp_at(p, p->n_zps > 1 ? at.base : 0);
+                const size_t n = mc * len_row, piece = QUANT__F32_SIDE(p) ? n : QUANT__STAGE; /* fbuf's size */
+                q.src = tile;
+                q.dst = (char *)p->dst + at.dof * dsz;
+                for (k = 0; k < n; k += piece) quant__stage(&q, k, n - k < piece ? n - k : piece, &s1, &z1, 0, fbuf, qbuf);
+                continue;
+            }
         }
         for (m = 0; m < mc; ++m)
 #endif
@@ -4407,7 +4479,7 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
 #if QUANT__SIMD_ANY
             float s1;
             int32_t z1;
-            char *row = (char *)tile + m * QUANT__STAGE * ssz;
+            char *row = (char *)tile + m * len_row * ssz;
             q.src = tiled ? (const void *)row : sa == 1 ? (const void *)from : (const void *)tile;
             q.dst = da == 1 ? (void *)to : (void *)dbuf;
             if (!tiled && sa != 1) quant__copy_elems(tile, 1, from, sa, len, ssz);
