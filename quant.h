@@ -672,6 +672,11 @@ extern "C" {
 #define QUANT__F_VIA_F16 256u  /* f8 as oneDNN makes it: rounded to f16 first */
 #define QUANT__F_MARK    512u  /* SIMD bodies only: x / s without a division (quant__mark_ok) */
 
+/* One scale for which the division-free quotient (QUANT__F_MARK, see
+   quant__v_f32_to_i8_x4) is fl(x / s): 2^-75 <= |s| <= 2^100. */
+#define QUANT__MARK_OK(s) (((s) < 0.0f ? -(s) : (s)) >= 2.6469779601696886e-23f && \
+                           ((s) < 0.0f ? -(s) : (s)) <= 1.2676506002282294e30f)
+
 /* Streaming stores on x86: a kernel call whose destination is at least
    QUANT_STREAM_BYTES long (and one scale) writes it with non-temporal
    stores, which skip reading each line before writing it and leave the
@@ -1047,6 +1052,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
 #define quant__v_f32_to_i8_x4 QUANT__SFX(quant__v_f32_to_i8_x4)
 #define quant__v_f32_to_i8_x4f QUANT__SFX(quant__v_f32_to_i8_x4f)
+#define quant__v_f32_to_f8_x4 QUANT__SFX(quant__v_f32_to_f8_x4)
 #define quant__exec QUANT__SFX(quant__exec)
 #define quant__kernel QUANT__SFX(quant__kernel)
 #define quant__layout QUANT__SFX(quant__layout)
@@ -1795,20 +1801,18 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
    where a quotient that comes out NaN (x NaN or infinite, or x * r past
    FLT_MAX) sends its block of four vectors to the division. Checked bit
    for bit against the division on all 2^32 x at 511 scales of that range
-   (the slow suite repeats it at a few). The integer kernels only: an f8
-   result keeps the sign of a zero quotient, which the correction loses. */
+   (the slow suite repeats it at a few). The f8 kernels take it too, for a
+   positive scale: an f8 code keeps the sign of a zero quotient, which the
+   correction loses, so they take the sign from x instead. */
 QUANT__INLINE size_t quant__v_f32_to_i8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
                                            const int32_t *zp, size_t per, size_t *so_io, quant__vf s1,
                                            quant__vf r1, quant__vf zf, quant__vf vlo, quant__vf vhi,
                                            const unsigned f, const uint16_t *h, const int half)
 {
 #if QUANT__HAS_FMA
-    if (!(f & (QUANT__F_RECIP | QUANT__F_VEC))) {
-        const float a = scale[0] < 0.0f ? -scale[0] : scale[0];
-        if (a >= 2.6469779601696886e-23f && a <= 1.2676506002282294e30f) /* 2^-75, 2^100 */
-            return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi,
-                                          f | QUANT__F_MARK, h, half);
-    }
+    if (!(f & (QUANT__F_RECIP | QUANT__F_VEC)) && QUANT__MARK_OK(scale[0]))
+        return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi,
+                                      f | QUANT__F_MARK, h, half);
 #endif
     return quant__v_f32_to_i8_x4f(src, dst, n, scale, zp, per, so_io, s1, r1, zf, vlo, vhi, f, h, half);
 }
@@ -2244,7 +2248,8 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
     const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN), via16 = (f & QUANT__F_VIA_F16) != 0;
     const quant__vi u = quant__asi(v), a0 = quant__and(u, quant__seti(0x7FFFFFFF));
     const quant__vi a = via16 ? quant__asi(quant__v_f16_round_abs(quant__asf(a0))) : a0;
-    const quant__vi sign = quant__and(quant__srl(u, 24), quant__seti(0x80));
+    /* under MARK (s > 0, no NaN quotient) x has the quotient's sign, a zero's too */
+    const quant__vi sign = quant__and(quant__srl((f & QUANT__F_MARK) ? quant__asi(x) : u, 24), quant__seti(0x80));
     const quant__vf av = sat ? quant__min(quant__setf(e5 ? 57344.0f : 448.0f), quant__asf(a)) : quant__asf(a);
     const quant__vf c = quant__mul(quant__max(quant__asf(quant__and(quant__asi(av), quant__seti(0x7F800000))),
                                               quant__asf(quant__seti((int32_t)m.min_normal))),
@@ -2256,7 +2261,8 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
        0x7C, and oneDNN's e5m2 NaN (quant__f8_nan) is 0x7E and a payload bit */
     const quant__vi nan_code = e5 && via16 ? quant__or(quant__seti(0x7E), quant__and(quant__srl(quant__asi(x), 21), quant__seti(1)))
                                            : quant__seti(0x7F);
-    code = quant__mini(code, quant__seti(e5 && !sat ? 0x7C : 0x7F));
+    /* saturating under MARK (no NaN quotient) |v| was clamped: nothing overflows */
+    if (!(sat && (f & QUANT__F_MARK))) code = quant__mini(code, quant__seti(e5 && !sat ? 0x7C : 0x7F));
 #if QUANT__NAN_KEEPS_SIGN
     /* a NaN quotient carries x's sign here, so one sign serves all lanes */
     if (e5 && (!sat || via16)) code = quant__sel(quant__gt(a, quant__seti(0x7F800000)), nan_code, code);
@@ -2268,29 +2274,67 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 #endif
 }
 
+/* The four-vector loop; returns where it stopped (*so: the pattern
+   position there). Under MARK a block with a NaN quotient (x NaN or
+   infinite, or x * r past FLT_MAX) is divided again. */
+QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
+                                          size_t per, size_t *so_io, quant__vf s1, quant__vf r1, const unsigned f)
+{
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    size_t i = 0, so = 0;
+    quant__vf s, r;
+    if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
+        /* one vector where src starts, divided, then on from where its
+           loads are aligned; the elements in between get the same codes twice */
+        const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
+        if (head) {
+            const quant__vf x = quant__ldf(src);
+            if (QUANT__SCALES_OK(s1)) quant__st8(dst, quant__v_f8_enc(x, quant__v_quotient(x, s1, r1, f & ~QUANT__F_MARK), f & ~QUANT__F_MARK), 0);
+            else quant__scalar_f32_to_f8(src, dst, head, scale, 0, f & ~QUANT__F_MARK);
+            i = so = head;
+        }
+    }
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
+        quant__vf v[4];
+        quant__vi q[4];
+        int k, ok = 1;
+        QUANT__UNROLL4
+        for (k = 0; k < 4; ++k) {
+            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
+            ok &= QUANT__SCALES_OK(s);
+            v[k] = quant__v_quotient(quant__ldf(src + i + (size_t)k * QUANT__W), s, r, f);
+        }
+        if ((f & QUANT__F_MARK) && (quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]))) {
+            for (k = 0; k < 4; ++k) { /* x loaded again: kept, four vectors spilled */
+                const quant__vf x = quant__ldf(src + i + (size_t)k * QUANT__W);
+                q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f & ~QUANT__F_MARK), f & ~QUANT__F_MARK);
+            }
+        } else {
+            QUANT__UNROLL4
+            for (k = 0; k < 4; ++k) q[k] = quant__v_f8_enc(quant__ldf(src + i + (size_t)k * QUANT__W), v[k], f);
+        }
+        /* codes are 0..255: the saturating packs pass them through */
+        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0, 0);
+        else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, f & ~QUANT__F_MARK);
+    }
+    *so_io = so;
+    return i;
+}
+
 QUANT__INLINE void quant__v_f32_to_f8_body(const float *src, uint8_t *dst, size_t n,
                                            const float *scale, size_t period, const unsigned f)
 {
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const quant__vf s1 = quant__setf(scale[0]), r1 = quant__setf(quant__recip_of(scale, f));
-    size_t i = 0, so = 0; /* so: i within the scale pattern (it restarts every period) */
+    size_t i, so; /* so: i within the scale pattern (it restarts every period) */
     const size_t per = period ? period : (size_t)-1;
     quant__vf s, r;
-    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W, so = quant__wrap(so + 4 * QUANT__W, per)) {
-        quant__vi q[4];
-        int k, ok = 1;
-        QUANT__UNROLL4
-        for (k = 0; k < 4; ++k) {
-            const size_t j = i + (size_t)k * QUANT__W;
-            const quant__vf x = quant__ldf(src + j);
-            quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
-            ok &= QUANT__SCALES_OK(s);
-            q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f), f);
-        }
-        /* codes are 0..255: the saturating packs pass them through */
-        if (ok) quant__st8x4(dst + i, q[0], q[1], q[2], q[3], 0, 0, 0);
-        else quant__scalar_f32_to_f8(src + i, dst + i, 4 * QUANT__W, scale + so * sstep, sstep, f);
-    }
+#if QUANT__HAS_FMA
+    if (!(f & (QUANT__F_RECIP | QUANT__F_VEC)) && scale[0] > 0.0f && QUANT__MARK_OK(scale[0]))
+        i = quant__v_f32_to_f8_x4(src, dst, n, scale, per, &so, s1, r1, f | QUANT__F_MARK);
+    else
+#endif
+        i = quant__v_f32_to_f8_x4(src, dst, n, scale, per, &so, s1, r1, f);
     for (; i + QUANT__W <= n; i += QUANT__W, so = quant__wrap(so + QUANT__W, per)) {
         const quant__vf x = quant__ldf(src + i);
         quant__v_scale_at(scale, so, f, s1, r1, &s, &r);
@@ -3591,6 +3635,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_f32_to_i8_zvec
 #undef quant__v_f32_to_i8_x4
 #undef quant__v_f32_to_i8_x4f
+#undef quant__v_f32_to_f8_x4
 #undef quant__exec
 #undef quant__kernel
 #undef quant__layout
@@ -5550,11 +5595,16 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             quant__say(l, " needs its first entries >= 1 and the rest 0");
         }
         return;
-    case QUANT_ERR_OVERLAP:
+    case QUANT_ERR_OVERLAP: { /* the byte ranges quant__check_memory compared */
+        size_t sb = quant__bytes(src->dtype, n), db = quant__bytes(dst->dtype, n);
+#ifndef QUANT_NO_STRIDES
+        if (quant__strided(src, a->src_strides)) (void)quant__check_strides(src, a->src_strides, 0, n, &sb);
+        if (quant__strided(dst, a->dst_strides)) (void)quant__check_strides(dst, a->dst_strides, 1, n, &db);
+#endif
         quant__say(l, "dst overlaps ");
-        quant__say(l, quant__overlap(src->data, quant__bytes(src->dtype, n), dst->data, quant__bytes(dst->dtype, n))
-                          ? "src" : "the scales or the zero points");
+        quant__say(l, quant__overlap(src->data, sb, dst->data, db) ? "src" : "the scales or the zero points");
         return;
+    }
     case QUANT_ERR_ALIGN: {
         const quant_tensor *t = !quant__aligned(src) ? src : !quant__aligned(dst) ? dst
                               : dynamic && !quant__aligned(scales) ? scales : zps;

@@ -6,7 +6,8 @@
    including the ones a SIMD kernel hands to scalar.
 
    "all K N": shard K of N of the slow sweep, all 2^32 f32 bit patterns
-   through s8/u8 quantize at three scales in each rounding. */
+   through s8/u8 quantize at three scales in each rounding, and through
+   f8 encode (both formats, both overflow modes) at one of them. */
 #define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
@@ -140,6 +141,20 @@ static void sweep(uint64_t shard, uint64_t shards)
                     int j = 0;
                     while (a[j] == b[j]) ++j;
                     CHECK(0, "sweep flags=%u scale %g x=0x%08x: got 0x%02x want 0x%02x", f,
+                          (double)sw_scales[k], check_bits_float(x[j]), a[j], b[j]);
+                } else CHECK(1, "-");
+            }
+        /* f8 at a scale whose quotient is not x itself (the division-free
+           quotient's sign and ties; a session swept 0.3 too) */
+        for (k = 1; k < 2; ++k)
+            for (f = 0; f < 4; ++f) {
+                const unsigned kf = (f & 1 ? QUANT__F_E5M2 : 0u) | (f & 2 ? QUANT__F_INF_NAN : 0u);
+                quant__f32_to_f8(x, a, B, &sw_scales[k], 0, 0, kf);
+                ref_f32_to_f8(x, b, B, &sw_scales[k], 0, kf);
+                if (memcmp(a, b, B) != 0) {
+                    int j = 0;
+                    while (a[j] == b[j]) ++j;
+                    CHECK(0, "sweep f8 flags=%u scale %g x=0x%08x: got 0x%02x want 0x%02x", kf,
                           (double)sw_scales[k], check_bits_float(x[j]), a[j], b[j]);
                 } else CHECK(1, "-");
             }

@@ -382,6 +382,11 @@ static void rules(void)
         fill_random(y, sizeof y);
         memcpy(x, y, sizeof y);
         CHECK(quant_quantize(&fs, &dq, &a) == QUANT_ERR_OVERLAP && memcmp(x, y, sizeof y) == 0, "dst inside src's extent");
+        {   /* the line names src, measured as strided: densely its 8 bytes end where dst starts */
+            char line[160];
+            CHECK(quant_explain(QUANT_OP_QUANTIZE, &fs, NULL, NULL, &dq, &a, line, sizeof line) == QUANT_ERR_OVERLAP &&
+                  strcmp(line, "dst overlaps src") == 0, "explain strided overlap: %s", line);
+        }
         memset(x, 0, sizeof x);
     }
     /* quant_explain names the stride */
