@@ -779,6 +779,7 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
    and takes every longer run with a call of its own. */
 #if QUANT__CHUNK >= 64
 #  define QUANT__LONG_RUN 64
+#  define QUANT__ROWS_RUN 1024 /* inner runs shorter than this take one kernel call per row of channels */
 #else
 #  define QUANT__LONG_RUN 2
 #endif
@@ -987,6 +988,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__seti QUANT__SFX(quant__seti)
 #define quant__simd_f32_to_f8 QUANT__SFX(quant__simd_f32_to_f8)
 #define quant__simd_f32_to_i8 QUANT__SFX(quant__simd_f32_to_i8)
+#define quant__simd_f32_to_i8_rows QUANT__SFX(quant__simd_f32_to_i8_rows)
 #define quant__simd_f8_to_f32 QUANT__SFX(quant__simd_f8_to_f32)
 #define quant__simd_i32_to_f32 QUANT__SFX(quant__simd_i32_to_f32)
 #define quant__simd_i8_to_f32 QUANT__SFX(quant__simd_i8_to_f32)
@@ -1895,6 +1897,25 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
     }
 #undef QUANT__CASE
     if (nt) quant__sfence(); /* streamed stores are seen before anything after the call */
+}
+
+/* `rows` rows of len elements, row k scaled by scales[k] with zero point
+   zps[k * zstep]: the flags chosen once for all of them (per channel with
+   short inner runs: axis 1 of [1, 64, 8, 8] is 64 rows of 64) */
+QUANT__PRIVATE void quant__simd_f32_to_i8_rows(const float *src, uint8_t *dst, size_t len, size_t rows,
+                                               const float *scales, const int32_t *zps, size_t zstep, unsigned f)
+{
+    size_t k;
+#define QUANT__CASE(c) case c: \
+    for (k = 0; k < rows; ++k) quant__v_f32_to_i8_body(src + k * len, dst + k * len, len, scales + k, zps + k * zstep, \
+                                                        0, 0, c); \
+    break;
+    switch (f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) {
+    QUANT__CASE(0u) QUANT__CASE(QUANT__F_U8) QUANT__CASE(QUANT__F_RECIP) QUANT__CASE(QUANT__F_RECIP | QUANT__F_U8)
+    QUANT__CASE(QUANT__F_ZP_BEFORE) QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_U8)
+    QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_RECIP) QUANT__CASE(QUANT__F_ZP_BEFORE | QUANT__F_RECIP | QUANT__F_U8)
+    }
+#undef QUANT__CASE
 }
 
 #elif QUANT__PART == 3
@@ -3480,6 +3501,20 @@ QUANT__NOINLINE void quant__run(const quant__plan *p)
     if (p->n_scales <= 1 && p->n_zps <= 1) {
         quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
     } else {
+#if QUANT__PART == 2
+        /* short enough that a call's setup shows (axis 1 of [1, 64, 8, 8]):
+           the integer quantize kernel takes a row of channels in one call */
+        if (p->quantize && !quant__is_f8(p->qdtype) && inner < QUANT__ROWS_RUN && p->n_scales == C &&
+            (p->n_zps <= 1 || C <= QUANT__CHUNK)) {
+            int32_t zbuf[QUANT__CHUNK];
+            if (p->n_zps > 1)
+                for (c = 0; c < C; ++c) zbuf[c] = quant__zp_at(p, c);
+            for (o = 0; o < p->outer; ++o)
+                quant__simd_f32_to_i8_rows((const float *)p->src + o * C * inner, (uint8_t *)p->dst + o * C * inner,
+                                           inner, C, p->scales, p->n_zps > 1 ? zbuf : &z, p->n_zps > 1, p->flags);
+            return;
+        }
+#endif
         /* long runs of one scale: a call each */
         for (o = 0; o < p->outer; ++o)
             for (c = 0; c < C; ++c) {
@@ -3567,6 +3602,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__seti
 #undef quant__simd_f32_to_f8
 #undef quant__simd_f32_to_i8
+#undef quant__simd_f32_to_i8_rows
 #undef quant__simd_f8_to_f32
 #undef quant__simd_i32_to_f32
 #undef quant__simd_i8_to_f32
