@@ -989,6 +989,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__simd_f32_to_f8 QUANT__SFX(quant__simd_f32_to_f8)
 #define quant__simd_f32_to_i8 QUANT__SFX(quant__simd_f32_to_i8)
 #define quant__simd_f32_to_i8_rows QUANT__SFX(quant__simd_f32_to_i8_rows)
+#define quant__simd_i8_to_f32_rows QUANT__SFX(quant__simd_i8_to_f32_rows)
 #define quant__simd_f8_to_f32 QUANT__SFX(quant__simd_f8_to_f32)
 #define quant__simd_i32_to_f32 QUANT__SFX(quant__simd_i32_to_f32)
 #define quant__simd_i8_to_f32 QUANT__SFX(quant__simd_i8_to_f32)
@@ -2099,6 +2100,20 @@ QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t
     }
 #undef QUANT__CASE
     if (nt) quant__sfence();
+}
+
+/* quant__simd_f32_to_i8_rows' twin: rows of len elements, row k scaled by
+   scales[k] with zero point zps[k * zstep] */
+QUANT__PRIVATE void quant__simd_i8_to_f32_rows(const uint8_t *src, float *dst, size_t len, size_t rows,
+                                               const float *scales, const int32_t *zps, size_t zstep, unsigned f)
+{
+    size_t k;
+    if (f & QUANT__F_U8)
+        for (k = 0; k < rows; ++k)
+            quant__v_i8_to_f32_body(src + k * len, dst + k * len, len, scales + k, zps + k * zstep, 0, 0, QUANT__F_U8);
+    else
+        for (k = 0; k < rows; ++k)
+            quant__v_i8_to_f32_body(src + k * len, dst + k * len, len, scales + k, zps + k * zstep, 0, 0, 0u);
 }
 
 QUANT__PRIVATE void quant__simd_i32_to_f32(const int32_t *src, float *dst, size_t n,
@@ -3503,15 +3518,22 @@ QUANT__NOINLINE void quant__run(const quant__plan *p)
     } else {
 #if QUANT__PART == 2
         /* short enough that a call's setup shows (axis 1 of [1, 64, 8, 8]):
-           the integer quantize kernel takes a row of channels in one call */
-        if (p->quantize && !quant__is_f8(p->qdtype) && inner < QUANT__ROWS_RUN && p->n_scales == C &&
+           the s8/u8 kernels take a row of channels in one call */
+        if ((p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8) && inner < QUANT__ROWS_RUN && p->n_scales == C &&
             (p->n_zps <= 1 || C <= QUANT__CHUNK)) {
             int32_t zbuf[QUANT__CHUNK];
+            const int32_t *zq = p->n_zps > 1 ? zbuf : &z;
             if (p->n_zps > 1)
                 for (c = 0; c < C; ++c) zbuf[c] = quant__zp_at(p, c);
-            for (o = 0; o < p->outer; ++o)
-                quant__simd_f32_to_i8_rows((const float *)p->src + o * C * inner, (uint8_t *)p->dst + o * C * inner,
-                                           inner, C, p->scales, p->n_zps > 1 ? zbuf : &z, p->n_zps > 1, p->flags);
+            for (o = 0; o < p->outer; ++o) {
+                const size_t at = o * C * inner;
+                if (p->quantize)
+                    quant__simd_f32_to_i8_rows((const float *)p->src + at, (uint8_t *)p->dst + at, inner, C, p->scales,
+                                               zq, p->n_zps > 1, p->flags);
+                else
+                    quant__simd_i8_to_f32_rows((const uint8_t *)p->src + at, (float *)p->dst + at, inner, C, p->scales,
+                                               zq, p->n_zps > 1, p->flags);
+            }
             return;
         }
 #endif
@@ -3603,6 +3625,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__simd_f32_to_f8
 #undef quant__simd_f32_to_i8
 #undef quant__simd_f32_to_i8_rows
+#undef quant__simd_i8_to_f32_rows
 #undef quant__simd_f8_to_f32
 #undef quant__simd_i32_to_f32
 #undef quant__simd_i8_to_f32
