@@ -3301,15 +3301,16 @@ QUANT__INLINE void quant__tr4x4(uint32_t *t, size_t tstep, const uint32_t *f, si
     vst1q_u32(t + 2 * tstep, vcombine_u32(vget_high_u32(ab.val[0]), vget_high_u32(cd.val[0])));
     vst1q_u32(t + 3 * tstep, vcombine_u32(vget_high_u32(ab.val[1]), vget_high_u32(cd.val[1])));
 #  else
-    const __m128i a = _mm_loadu_si128((const __m128i *)f), b = _mm_loadu_si128((const __m128i *)(f + fstep));
-    const __m128i c = _mm_loadu_si128((const __m128i *)(f + 2 * fstep));
-    const __m128i d = _mm_loadu_si128((const __m128i *)(f + 3 * fstep));
+    const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)f);
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(f + fstep));
+    const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(f + 2 * fstep));
+    const __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(f + 3 * fstep));
     const __m128i ab0 = _mm_unpacklo_epi32(a, b), ab1 = _mm_unpackhi_epi32(a, b);
     const __m128i cd0 = _mm_unpacklo_epi32(c, d), cd1 = _mm_unpackhi_epi32(c, d);
-    _mm_storeu_si128((__m128i *)t, _mm_unpacklo_epi64(ab0, cd0));
-    _mm_storeu_si128((__m128i *)(t + tstep), _mm_unpackhi_epi64(ab0, cd0));
-    _mm_storeu_si128((__m128i *)(t + 2 * tstep), _mm_unpacklo_epi64(ab1, cd1));
-    _mm_storeu_si128((__m128i *)(t + 3 * tstep), _mm_unpackhi_epi64(ab1, cd1));
+    _mm_storeu_si128((__m128i *)(void *)t, _mm_unpacklo_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(void *)(t + tstep), _mm_unpackhi_epi64(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(void *)(t + 2 * tstep), _mm_unpacklo_epi64(ab1, cd1));
+    _mm_storeu_si128((__m128i *)(void *)(t + 3 * tstep), _mm_unpackhi_epi64(ab1, cd1));
 #  endif
 }
 
