@@ -2341,7 +2341,7 @@ QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_
             v[k] = quant__v_quotient(quant__ldf(src + i + (size_t)k * QUANT__W), s, r, f);
         }
         if ((f & QUANT__F_MARK) && (quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]))) {
-            for (k = 0; k < 4; ++k) { /* x loaded again: kept, four vectors spilled */
+            for (k = 0; k < 4; ++k) { /* x loaded again: keeping it made the compiler spill four vectors */
                 const quant__vf x = quant__ldf(src + i + (size_t)k * QUANT__W);
                 q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f & ~QUANT__F_MARK), f & ~QUANT__F_MARK);
             }
