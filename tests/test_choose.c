@@ -453,6 +453,49 @@ static void batch_cases(void)
         }
 }
 
+/* The range kernel reads one vector where src starts, then from the next
+   64-byte boundary on. Here the least and the greatest element sit at
+   many pairs of positions among the first 40, at every element offset
+   of src from a boundary (fused: the quantize kernel's own first vector,
+   and its last one, which overlaps the one before, too). */
+static void head_cases(void)
+{
+    const size_t n = 203;
+    int t;
+    for (t = 0; t < 3; ++t) {
+        const quant_dtype ft = ftypes[t];
+        const size_t es = ft == QUANT_F32 ? 4 : 2;
+        unsigned char *buf = malloc(n * es + 64 + 63), *base = buf + (64 - (size_t)((uintptr_t)buf & 63));
+        size_t off, lo, hi, i;
+        for (off = 0; off < 64 / es; ++off)
+            for (lo = 0; lo < 40; lo += 1 + (off & 1))
+                for (hi = 0; hi < 40; hi += 3) {
+                    choice c;
+                    char what[96];
+                    if (hi == lo) continue;
+                    memset(&c, 0, sizeof c);
+                    c.a = quant_attrs_default();
+                    c.src.dtype = ft;
+                    c.src.rank = 1;
+                    c.src.dims[0] = (int64_t)n;
+                    c.n = n;
+                    c.src.data = base + off * es;
+                    c.qdt = (lo + hi) & 1 ? QUANT_U8 : QUANT_S8;
+                    c.scheme = (int)((lo + off) % 3);
+                    for (i = 0; i < n; ++i) {
+                        const float x = i == lo ? -9.5f : i == hi ? 13.25f : (float)(i % 17) - 8.0f;
+                        if (ft == QUANT_F32) ((float *)c.src.data)[i] = x;
+                        else ((uint16_t *)c.src.data)[i] = to_half(x, ft);
+                    }
+                    grid_of(&c);
+                    snprintf(what, sizeof what, "%s head: offset %zu, min at %zu, max at %zu", quant_dtype_name(ft), off,
+                             lo, hi);
+                    run_case(&c, QUANT_S32, (int)(hi % 4), 0, what);
+                }
+        free(buf);
+    }
+}
+
 /* ---- validation: a status, nothing written ------------------------------ */
 
 static void validation(void)
@@ -531,6 +574,7 @@ int main(int argc, char **argv)
     edge_cases();
     validation();
     batch_cases();
+    head_cases();
     random_cases(count);
     printf("%ld cases against the oracle (%s)\n", cases_run, quant_backend());
     return check_done("test_choose");
