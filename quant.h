@@ -40,7 +40,9 @@
                      dispatch. The SSE2, AVX2 and AVX-512 (with and without
                      VBMI) kernels are all compiled, whatever the flags,
                      and the first call picks the best one the CPU and OS
-                     support (cpuid, xgetbv); the choice is cached in one
+                     support (cpuid, xgetbv; the AVX2 and AVX-512 passes
+                     also use x86-64-v3's BMI1, BMI2, LZCNT, POPCNT and
+                     F16C, and need them); the choice is cached in one
                      int, the library's only mutable data, which any
                      thread may set, always to the same value. Flags that
                      already give AVX-512 F+BW+VL skip dispatch.
@@ -808,25 +810,31 @@ QUANT__INLINE void quant__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
    registers cannot be used */
 QUANT__NOINLINE int quant__x86_detect(void)
 {
-    uint32_t r[4], max_leaf, xcr0 = 0, b7 = 0, c7 = 0;
-    int avx = 0, fma = 0;
+    uint32_t r[4], max_leaf, xcr0 = 0, c1, b7 = 0, c7 = 0, lzcnt = 0;
     quant__cpuid(0, 0, r);
     max_leaf = r[0];
     quant__cpuid(1, 0, r);
-    if (r[2] & (1u << 27)) { /* OSXSAVE */
+    c1 = r[2];
+    if (c1 & (1u << 27)) { /* OSXSAVE */
         uint32_t lo, hi;
         __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         (void)hi;
         xcr0 = lo;
-        avx = (r[2] & (1u << 28)) != 0;
-        fma = (r[2] & (1u << 12)) != 0;
     }
     if (max_leaf >= 7) {
         quant__cpuid(7, 0, r);
         b7 = r[1];
         c7 = r[2];
     }
-    if (!(avx && fma && (b7 & (1u << 5)) && (xcr0 & 6u) == 6u)) return QUANT__L_SSE2;
+    quant__cpuid(0x80000000u, 0, r);
+    if (r[0] >= 0x80000001u) {
+        quant__cpuid(0x80000001u, 0, r);
+        lzcnt = r[2] & (1u << 5);
+    }
+    /* the AVX2 level is x86-64-v3's set: AVX, AVX2, FMA, F16C, BMI1, BMI2,
+       LZCNT and POPCNT (c1 bits 28, 12, 29, 23; b7 bits 5, 3, 8) */
+    if ((c1 & 0x30801000u) != 0x30801000u || (b7 & 0x128u) != 0x128u || !lzcnt || (xcr0 & 6u) != 6u)
+        return QUANT__L_SSE2;
     if ((b7 & 0xC0010000u) != 0xC0010000u || (xcr0 & 0xE6u) != 0xE6u) return QUANT__L_AVX2; /* F, BW, VL */
     return (c7 & 2u) ? QUANT__L_AVX512VBMI : QUANT__L_AVX512;
 }
@@ -1066,22 +1074,22 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #if QUANT__DISPATCH /* each pass for its own instruction set */
 #  if defined(__clang__)
 #    if QUANT__PASS == QUANT_SIMD_AVX2
-#      pragma clang attribute push (__attribute__((target("avx2,fma"))), apply_to = function)
+#      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c"))), apply_to = function)
 #    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
-#      pragma clang attribute push (__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vbmi"))), apply_to = function)
+#      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512vbmi"))), apply_to = function)
 #    elif QUANT__PASS == QUANT_SIMD_AVX512
-#      pragma clang attribute push (__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))), apply_to = function)
+#      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl"))), apply_to = function)
 #    else
 #      pragma clang attribute push (__attribute__((target("sse2"))), apply_to = function)
 #    endif
 #  else
 #    pragma GCC push_options
 #    if QUANT__PASS == QUANT_SIMD_AVX2
-#      pragma GCC target("avx2,fma")
+#      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c")
 #    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
-#      pragma GCC target("avx2,fma,avx512f,avx512bw,avx512vl,avx512vbmi")
+#      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512vbmi")
 #    elif QUANT__PASS == QUANT_SIMD_AVX512
-#      pragma GCC target("avx2,fma,avx512f,avx512bw,avx512vl")
+#      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl")
 #    endif
 #  endif
 #endif
