@@ -471,6 +471,52 @@ static void row_kernels(void)
                         }
     }
     {
+        /* f32 results at every element offset from a 64-byte line (the
+           AVX-512 kernel lays its stores from the next line, and one vector
+           crosses each group boundary), whole and ragged groups of 32, 64
+           and 128, an infinite or NaN scale in some group or none */
+        static const size_t gg[3] = { 32, 64, 128 };
+        static const float bad[3] = { NAN, INFINITY, -INFINITY };
+        enum { N = 1100, PAD = 16 };
+        static uint8_t src[N / 2 + 1], zps[N / 64 + 1];
+        static float sc[N / 32 + 1];
+        static union { float f[N + 2 * PAD]; uint64_t align[8]; } line; /* at least 8-byte aligned */
+        size_t off, i;
+        int gk, sgn, it;
+        float *base = line.f + (size_t)((0u - (uintptr_t)line.f) & 63u) / 4; /* on a line */
+        for (i = 0; i < N / 2 + 1; ++i) src[i] = (uint8_t)check_rand();
+        for (i = 0; i < N / 64 + 1; ++i) zps[i] = (uint8_t)check_rand();
+        CHECK(base + PAD + N <= line.f + N + 2 * PAD && ((uintptr_t)base & 63u) == 0, "aligned base");
+        for (gk = 0; gk < 3; ++gk)
+            for (off = 0; off < PAD; ++off)
+                for (sgn = 0; sgn < 2; ++sgn)
+                    for (it = 0; it < 4; ++it) {
+                        const size_t g = gg[gk];
+                        const size_t n = it == 0 ? 3 * g : it == 1 ? g : N - (size_t)(check_rand() % 200);
+                        const size_t ng = (n + g - 1) / g;
+                        const int with_zp = it != 1;
+                        const size_t badg = it == 3 ? (size_t)check_rand() % ng : (size_t)-1;
+                        const quant_dtype qt = sgn ? QUANT_S4 : QUANT_U4;
+                        float *y = base + off;
+                        for (i = 0; i < ng; ++i) sc[i] = scales_pool[check_rand() % NPOOL];
+                        if (badg < ng) sc[badg] = bad[check_rand() % 3];
+                        for (i = 0; i < N; ++i) base[i] = -1.0f;
+                        (sgn ? quant_s4_to_f32 : quant_u4_to_f32)(src, y, n, sc, with_zp ? zps : NULL, g);
+                        for (i = 0; i < n; ++i) {
+                            const size_t gi = i / g;
+                            const float yv = o_dequant_int(get_int(src, qt, i), sc[gi], with_zp ? get_int(zps, qt, gi) : 0);
+                            const uint32_t got = check_bits_float(y[i]), want = check_bits_float(yv);
+                            CHECK(got == want || (yv != yv && (got & 0x7FFFFFFFu) > 0x7F800000u),
+                                  "%s_to_f32 offset %zu n=%zu g=%zu bad group %zu: [%zu] 0x%x want 0x%x", sgn ? "s4" : "u4",
+                                  off, n, g, badg, i, got, want);
+                        }
+                        for (i = n; off + i < N; ++i)
+                            CHECK(check_bits_float(y[i]) == check_bits_float(-1.0f), "offset %zu n=%zu g=%zu: [%zu] written past n",
+                                  off, n, g, i);
+                        for (i = 0; i < off; ++i) CHECK(base[i] == -1.0f, "offset %zu: [-%zu] written", off, off - i);
+                    }
+    }
+    {
         /* every 16-bit code as a source row (the four-vector loop widens
            in registers), at scales and zero points of each path */
         static const float ss[4] = { 1.0f, 0.37f, 3.0e-5f, -7.5f };
