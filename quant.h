@@ -1064,6 +1064,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_ph QUANT__SFX(quant__v_ph)
 #define quant__w4_lut_g32 QUANT__SFX(quant__w4_lut_g32)
 #define quant__w4_lut_f32a QUANT__SFX(quant__w4_lut_f32a)
+#define quant__w4_table QUANT__SFX(quant__w4_table)
+#define quant__w4_idx16 QUANT__SFX(quant__w4_idx16)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
@@ -2864,6 +2866,18 @@ QUANT__PRIVATE void quant__scalar_w4(const uint8_t *src, void *dst, size_t n, co
 #if QUANT__PASS == QUANT_SIMD_AVX512
 #  define QUANT__W4_LUT 1
 #  define QUANT__W4_LUT_F32 1
+/* a group's 16 f32 results, one per nibble value (nib: the values) */
+QUANT__INLINE __m512 quant__w4_table(__m512i nib, float s, int32_t z)
+{
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), _mm512_set1_ps(s));
+}
+/* 8 bytes to 16 dword indices: nibble k in dword k, (b | b << 28) & 0xF0000000F */
+QUANT__INLINE __m512i quant__w4_idx16(const uint8_t *b)
+{
+    const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b));
+    return _mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), _mm512_set1_epi64(0x0000000F0000000FLL), 0xA8);
+}
+
 QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size_t end, quant__vf vs, int32_t z,
                                    const unsigned sgn, const unsigned out)
 {
@@ -2871,15 +2885,9 @@ QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size
                             : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512 y = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), vs);
     if (!QUANT__HALF || out == QUANT__W4_F32) {
-        /* 8 bytes to 8 qwords; nibble k of the 16 in dword k: (b | b << 28) & 0xF0000000F */
-        const __m512i m = _mm512_set1_epi64(0x0000000F0000000FLL);
         for (; i + 32 <= end; i += 32) {
-            const __m512i q0 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1))));
-            const __m512i q1 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1) + 8)));
-            const __m512i k0 = _mm512_ternarylogic_epi64(q0, _mm512_slli_epi64(q0, 28), m, 0xA8); /* (a | b) & c */
-            const __m512i k1 = _mm512_ternarylogic_epi64(q1, _mm512_slli_epi64(q1, 28), m, 0xA8);
-            _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(k0, y));
-            _mm512_storeu_ps((float *)dst + i + 16, _mm512_permutexvar_ps(k1, y));
+            _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(quant__w4_idx16(src + (i >> 1)), y));
+            _mm512_storeu_ps((float *)dst + i + 16, _mm512_permutexvar_ps(quant__w4_idx16(src + (i >> 1) + 8), y));
         }
     } else {
         /* 16 bytes to 16 dwords; nibble k of the 32 in word k: (b | b << 12) & 0x000F000F */
@@ -2964,7 +2972,6 @@ QUANT__INLINE size_t quant__w4_lut_f32a(const uint8_t *src, float *dst, size_t n
 {
     const __m512i nib = sgn ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
                             : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512i m = _mm512_set1_epi64(0x0000000F0000000FLL);
     /* lanes 16 - h to 15 read the second table */
     const __m512i next = _mm512_maskz_mov_epi32((__mmask16)(0xFFFFu << (16u - h)), _mm512_set1_epi32(16));
     size_t gi, p;
@@ -2972,15 +2979,13 @@ QUANT__INLINE size_t quant__w4_lut_f32a(const uint8_t *src, float *dst, size_t n
     int32_t z = zps ? quant__nib(zps, 0, sgn) : 0;
     __m512 y;
     if ((quant__bits(s) & 0x7F800000u) == 0x7F800000u) return 0;
-    y = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), _mm512_set1_ps(s));
+    y = quant__w4_table(nib, s, z);
     for (p = 0; p < h; ++p) dst[p] = (float)(quant__nib(src, p, sgn) - z) * s;
     for (gi = 0; gi < ng; ++gi) {
         const size_t end = (gi + 1) * g;
-        __m512i k;
-        for (p = gi * g + h; p + 16 <= end; p += 16) {
-            const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (p >> 1))));
-            _mm512_store_ps(dst + p, _mm512_permutexvar_ps(_mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), m, 0xA8), y));
-        }
+        __m512 yn;
+        for (p = gi * g + h; p + 16 <= end; p += 16)
+            _mm512_store_ps(dst + p, _mm512_permutexvar_ps(quant__w4_idx16(src + (p >> 1)), y));
         /* p = end - 16 + h: the vector across the boundary, or the group's
            last 16 - h elements one at a time */
         if (gi + 1 == ng || (quant__bits(scales[gi + 1]) & 0x7F800000u) == 0x7F800000u) {
@@ -2989,13 +2994,9 @@ QUANT__INLINE size_t quant__w4_lut_f32a(const uint8_t *src, float *dst, size_t n
         }
         s = scales[gi + 1];
         z = zps ? quant__nib(zps, gi + 1, sgn) : 0;
-        {
-            const __m512 yn = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), _mm512_set1_ps(s));
-            const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + (p >> 1))));
-            k = _mm512_or_si512(_mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), m, 0xA8), next);
-            _mm512_store_ps(dst + p, _mm512_permutex2var_ps(y, k, yn));
-            y = yn;
-        }
+        yn = quant__w4_table(nib, s, z);
+        _mm512_store_ps(dst + p, _mm512_permutex2var_ps(y, _mm512_or_si512(quant__w4_idx16(src + (p >> 1)), next), yn));
+        y = yn;
     }
     return ng;
 }
@@ -3769,6 +3770,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_ph
 #undef quant__w4_lut_g32
 #undef quant__w4_lut_f32a
+#undef quant__w4_table
+#undef quant__w4_idx16
 #undef QUANT__W4_LUT
 #undef QUANT__W4_LUT_F32
 #undef quant__simd_w4

@@ -148,7 +148,7 @@ static void sweep(uint64_t shard, uint64_t shards)
                 const int32_t z = (f & QUANT__F_U8) ? 128 : -3;
                 /* u8 differs from s8 in its bounds and zero point, not in
                    the quotient: its sweep is the one at the scale of ties
-                   (a third less time for CI; the other scales' u8 rows are
+                   (a quarter less time for CI; the other scales' u8 rows are
                    in the random and edge cases) */
                 if ((f & QUANT__F_U8) && k > 0) continue;
                 quant__f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, 0, f);
