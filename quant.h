@@ -79,6 +79,9 @@
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
                      stores, which leave the caches to data that fits them.
+   QUANT_PREFETCH_BYTES  x86: a quantize kernel call that reads at least
+                     this many bytes (default 1 MiB; 0: never) prefetches
+                     its source 8 KiB ahead.
 
    ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
 
@@ -679,6 +682,7 @@ extern "C" {
 #define QUANT__F_VIA_F16 256u  /* f8 as oneDNN makes it: rounded to f16 first */
 #define QUANT__F_MARK    512u  /* SIMD bodies only: x / s without a division (quant__mark_ok) */
 #define QUANT__F_BOUNDED 1024u /* SIMD bodies only: every quotient is NaN or below 2^15 in magnitude */
+#define QUANT__F_AHEAD  2048u  /* SIMD quantize only: the source goes on QUANT__AHEAD bytes past n; prefetch to n */
 
 /* One scale for which the division-free quotient (QUANT__F_MARK, see
    quant__v_f32_to_i8_x4) is fl(x / s): 2^-75 <= |s| <= 2^100. */
@@ -701,6 +705,28 @@ extern "C" {
 #  define QUANT__STREAM_FLAG(n, size, sstep) 0u
 #  define quant__sfence() ((void)0)
 #endif
+
+/* Prefetching on x86: a quantize kernel call that reads at least
+   QUANT_PREFETCH_BYTES asks for the line QUANT__AHEAD bytes past each
+   block of four vectors, one line a block (the hardware prefetchers take
+   the rest of the stream once it is under way). QUANT__PREFETCH_END is
+   the block start below which a call over n elements of `size` bytes
+   does so, 0 for none; the line asked for is always within the source.
+   A driver that calls the kernel row by row over a large tensor sets
+   QUANT__F_AHEAD on each row the source goes on past. */
+#ifndef QUANT_PREFETCH_BYTES
+#  define QUANT_PREFETCH_BYTES (1u << 20)
+#endif
+#define QUANT__AHEAD 8192u
+#if QUANT__X86 && QUANT_PREFETCH_BYTES > 0
+#  define QUANT__PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#  define QUANT__PREFETCH_BIG(n, size) ((n) >= QUANT_PREFETCH_BYTES / (size))
+#else
+#  define QUANT__PREFETCH(p) ((void)0)
+#  define QUANT__PREFETCH_BIG(n, size) 0
+#endif
+#define QUANT__PREFETCH_END(n, size) \
+    (QUANT__PREFETCH_BIG(n, size) && (n) > QUANT__AHEAD / (size) ? (n) - QUANT__AHEAD / (size) : (size_t)0)
 
 /* A SIMD kernel handles zero points within this bound; a row with a larger
    one goes to the scalar kernel. Within it, lo - z and hi - z are exact
@@ -1752,6 +1778,7 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
     const int sgn = !(f & QUANT__F_U8), before = (f & QUANT__F_ZP_BEFORE) != 0;
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
     const int32_t z16 = before ? 0 : zp[0];
+    const size_t pf_end = (f & QUANT__F_AHEAD) ? n : QUANT__PREFETCH_END(n, half ? 2u : 4u);
     size_t i = 0, so = 0;
     quant__vf s, r;
     if (half) {
@@ -1778,6 +1805,10 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
         quant__vf v[4];
         quant__vi q[4];
         int k, ok = 1, nan = QUANT__NAN_CHEAP;
+        if (i < pf_end) {
+            if (half) QUANT__PREFETCH(h + i + QUANT__AHEAD / 2);
+            else QUANT__PREFETCH(src + i + QUANT__AHEAD / 4);
+        }
         QUANT__UNROLL4
         for (k = 0; k < 4; ++k) {
             const size_t j = i + (size_t)k * QUANT__W;
@@ -1916,7 +1947,8 @@ QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t
 {
     const unsigned given = f & QUANT__F_RECIP_GIVEN;
     const unsigned nt = QUANT__STREAM_FLAG(n, 1u, sstep);
-#define QUANT__CASE(k) case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt); break;
+#define QUANT__CASE(k) \
+    case k: quant__v_f32_to_i8_body(src, dst, n, scale, zp, zstep, period, (k) | given | nt | (f & QUANT__F_AHEAD)); break;
     /* BOUNDED comes with one scale only (the fused op's rows and groups) */
     switch ((f & (QUANT__F_U8 | QUANT__F_RECIP | QUANT__F_ZP_BEFORE)) | (sstep ? QUANT__F_VEC : f & QUANT__F_BOUNDED)) {
 #define QUANT__CASES2(v) QUANT__CASE(v) QUANT__CASE((v) | QUANT__F_U8)
@@ -2346,7 +2378,7 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_t n, const float *scale,
                                           size_t per, size_t *so_io, quant__vf s1, quant__vf r1, const unsigned f)
 {
-    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0;
+    const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0, pf_end = QUANT__PREFETCH_END(n, 4u);
     size_t i = 0, so = 0;
     quant__vf s, r;
     if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
@@ -2364,6 +2396,7 @@ QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_
         quant__vf v[4];
         quant__vi q[4];
         int k, ok = 1;
+        if (i < pf_end) QUANT__PREFETCH(src + i + QUANT__AHEAD / 4);
         QUANT__UNROLL4
         for (k = 0; k < 4; ++k) {
             quant__v_scale_at(scale, so + (size_t)k * QUANT__W, f, s1, r1, &s, &r);
@@ -3591,12 +3624,18 @@ QUANT__NOINLINE void quant__run_short(const quant__plan *p)
         const int direct = p->inner == 1;
         const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
         const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
+        /* whole rows, one after another through memory: each but the last
+           few prefetches into the next (a quantize over a large source) */
+        const size_t tail = (QUANT__AHEAD / 4u + row - 1) / row; /* rows the last line asked for may be in */
+        const size_t ahead = step == row && p->quantize && QUANT__PREFETCH_BIG(p->outer * row, 4u) && p->outer > tail
+                                 ? p->outer - tail : 0;
         for (e0 = 0; e0 < row; e0 += step) {
             const size_t len = row - e0 < step ? row - e0 : step;
             const float *sc = direct ? p->scales + e0 : sbuf;
             const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
             quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
-            for (o = 0; o < p->outer; ++o) quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags);
+            for (o = 0; o < p->outer; ++o)
+                quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags | (o < ahead ? QUANT__F_AHEAD : 0u));
         }
     }
 }

@@ -88,11 +88,11 @@ static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M
 typedef struct params {
     size_t C, inner, nsc, nzp;
     int per_channel;
-    float sc[1024];
-    int64_t zp[1024];
-    int32_t zp32[1024];
-    int8_t zp8[1024];
-    uint8_t zpu8[1024];
+    float sc[2048];
+    int64_t zp[2048];
+    int32_t zp32[2048];
+    int8_t zp8[2048];
+    uint8_t zpu8[2048];
     quant_attrs a;
     quant_tensor ts, tz;
 } params;
@@ -298,6 +298,15 @@ int main(void)
                             run_case(&shapes[si], qts[qi], r, ov, dyn, zm, zdts[seed % 3], seed);
                             ++seed;
                         }
+    {
+        /* rows longer than a kernel chunk, over more than 1 MiB of f32: the
+           kernel runs row by row and prefetches into the rows that follow */
+        const int64_t dbig[] = { 160, 2000 };
+        const shape big = mk(2, dbig, 1, 1);
+        run_case(&big, QUANT_S8, 1, 0, 0, 2, QUANT_S32, seed++);
+        run_case(&big, QUANT_U8, 0, 0, 1, 0, QUANT_S32, seed++);
+        run_case(&big, QUANT_S8, 3, 0, 0, 1, QUANT_S8, seed++);
+    }
     for (si = 0; si < ns; ++si)
         for (dyn = 0; dyn < 2; ++dyn)
             for (zm = 0; zm < 3; ++zm) {
