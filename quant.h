@@ -1008,6 +1008,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__dec64_init QUANT__SFX(quant__dec64_init)
 #define quant__div QUANT__SFX(quant__div)
 #define quant__div_fma QUANT__SFX(quant__div_fma)
+#define quant__mul_add QUANT__SFX(quant__mul_add)
 #define quant__eq QUANT__SFX(quant__eq)
 #define quant__f8_bytes QUANT__SFX(quant__f8_bytes)
 #define quant__f8_order QUANT__SFX(quant__f8_order)
@@ -1229,6 +1230,8 @@ QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r)
     const quant__vf q = _mm256_mul_ps(x, r);
     return _mm256_fmadd_ps(_mm256_fnmadd_ps(q, s, x), r, q);
 }
+/* a * b + c for an exact a * b: one instruction where there is one */
+QUANT__INLINE quant__vf quant__mul_add(quant__vf a, quant__vf b, quant__vf c) { return _mm256_fmadd_ps(a, b, c); }
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm256_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm256_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q)); }
@@ -1316,6 +1319,8 @@ QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r)
     const quant__vf q = _mm512_mul_ps(x, r);
     return _mm512_fmadd_ps(_mm512_fnmadd_ps(q, s, x), r, q);
 }
+/* a * b + c for an exact a * b: one instruction where there is one */
+QUANT__INLINE quant__vf quant__mul_add(quant__vf a, quant__vf b, quant__vf c) { return _mm512_fmadd_ps(a, b, c); }
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm512_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm512_max_ps(a, b); }
 /* vfixupimmps classifies each lane and answers from a table of nibbles:
@@ -1534,6 +1539,7 @@ QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vst1_u16(p, vmovn_u32
 #ifndef QUANT__HAS_FMA
 #  define QUANT__HAS_FMA 0 /* no fused multiply-add: QUANT__F_MARK is never set */
 QUANT__INLINE quant__vf quant__div_fma(quant__vf x, quant__vf s, quant__vf r) { (void)r; return quant__div(x, s); }
+QUANT__INLINE quant__vf quant__mul_add(quant__vf a, quant__vf b, quant__vf c) { return quant__add(quant__mul(a, b), c); }
 #endif
 
 /* ---- helpers every vector kernel uses ---------------------------------- */
@@ -2340,8 +2346,8 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
        shift). Saturating, |v| is first clamped to the largest value; a NaN
        passes the clamp (x86's min returns its second operand for a NaN,
        NEON's gives a NaN), and NaN bits, like Inf and every overflow, give
-       a sum whose code is far above 0x7F. The product that makes c is exact, so a
-       fused multiply-add gives the same sum. */
+       a sum whose code is far above 0x7F. The product that makes c is exact,
+       so a fused multiply-add (quant__mul_add) gives the same sum. */
     const quant__f8fmt m = quant__f8_format(f);
     const int e5 = (f & QUANT__F_E5M2) != 0, sat = !(f & QUANT__F_INF_NAN), via16 = (f & QUANT__F_VIA_F16) != 0;
     const quant__vi u = quant__asi(v), a0 = quant__and(u, quant__seti(0x7FFFFFFF));
@@ -2349,10 +2355,9 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
     /* under MARK (s > 0, no NaN quotient) x has the quotient's sign, a zero's too */
     const quant__vi sign = quant__and(quant__srl((f & QUANT__F_MARK) ? quant__asi(x) : u, 24), quant__seti(0x80));
     const quant__vf av = sat ? quant__min(quant__setf(e5 ? 57344.0f : 448.0f), quant__asf(a)) : quant__asf(a);
-    const quant__vf c = quant__mul(quant__max(quant__asf(quant__and(quant__asi(av), quant__seti(0x7F800000))),
-                                              quant__asf(quant__seti((int32_t)m.min_normal))),
-                                   quant__asf(quant__seti((int32_t)((127u + m.shift) << 23))));
-    const quant__vi b = quant__asi(quant__add(av, c));
+    const quant__vf e = quant__max(quant__asf(quant__and(quant__asi(av), quant__seti(0x7F800000))),
+                                   quant__asf(quant__seti((int32_t)m.min_normal)));
+    const quant__vi b = quant__asi(quant__mul_add(e, quant__asf(quant__seti((int32_t)((127u + m.shift) << 23))), av));
     const quant__vi low = quant__and(b, quant__seti((int32_t)((1u << (25u - m.shift)) - 1u)));
     quant__vi code = quant__addi(quant__addi(quant__srl(b, m.shift), low), quant__seti(-(int32_t)(m.magic >> m.shift)));
     /* 0x7F is the NaN code, and e4m3's overflow code too; e5m2 overflows to
@@ -3738,6 +3743,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__dec64_init
 #undef quant__div
 #undef quant__div_fma
+#undef quant__mul_add
 #undef quant__eq
 #undef quant__f8_bytes
 #undef quant__f8_order
