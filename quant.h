@@ -1076,6 +1076,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_bf16 QUANT__SFX(quant__v_bf16)
 #define quant__zip QUANT__SFX(quant__zip)
 #define quant__ld16 QUANT__SFX(quant__ld16)
+#define quant__ld_bf16 QUANT__SFX(quant__ld_bf16)
 #define quant__st16 QUANT__SFX(quant__st16)
 #define quant__v_from_f16 QUANT__SFX(quant__v_from_f16)
 #define quant__v_to_half QUANT__SFX(quant__v_to_half)
@@ -1202,6 +1203,11 @@ QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
 {
     return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128());
 }
+/* W bf16 bit patterns as f32: each in the high half of its lane */
+QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p)
+{
+    return _mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), _mm_loadl_epi64((const __m128i *)(const void *)p)));
+}
 QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
 {
     const __m128i w = _mm_srai_epi32(_mm_slli_epi32(v, 16), 16); /* sign-extended: the signed pack is exact */
@@ -1286,6 +1292,15 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
 QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
 {
     return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+/* the eight in both halves, then one byte shuffle moves four of them to
+   the high halves of the lanes of each (index bytes of -1 give zeros) */
+QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p)
+{
+    const __m256i idx = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,
+                                         -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+    return _mm256_castsi256_ps(
+        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)), idx));
 }
 QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
 {
@@ -1394,6 +1409,22 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
 QUANT__INLINE quant__vi quant__ld16(const uint16_t *p)
 {
     return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+}
+/* one permute puts 16-bit value k in the high half of lane k and zeroes
+   the low halves (bytes with VBMI, else words) */
+QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p)
+{
+    const __m512i h = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)p));
+#if QUANT__PASS_VBMI
+    const __m512i idx = _mm512_set_epi32(0x1F1E0000, 0x1D1C0000, 0x1B1A0000, 0x19180000, 0x17160000, 0x15140000,
+                                         0x13120000, 0x11100000, 0x0F0E0000, 0x0D0C0000, 0x0B0A0000, 0x09080000,
+                                         0x07060000, 0x05040000, 0x03020000, 0x01000000);
+    return _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi8(0xCCCCCCCCCCCCCCCCull, idx, h));
+#else
+    const __m512i idx = _mm512_set_epi32(15 << 16, 14 << 16, 13 << 16, 12 << 16, 11 << 16, 10 << 16, 9 << 16, 8 << 16,
+                                         7 << 16, 6 << 16, 5 << 16, 4 << 16, 3 << 16, 2 << 16, 1 << 16, 0);
+    return _mm512_castsi512_ps(_mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, idx, h));
+#endif
 }
 QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v)
 {
@@ -1518,6 +1549,7 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
     *hi = z.val[1];
 }
 QUANT__INLINE quant__vi quant__ld16(const uint16_t *p) { return vreinterpretq_s32_u32(vmovl_u16(vld1_u16(p))); }
+QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p) { return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16)); }
 QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vst1_u16(p, vmovn_u32(vreinterpretq_u32_s32(v))); }
 #endif
 
@@ -1566,7 +1598,7 @@ QUANT__INLINE quant__vf quant__v_from_f16(quant__vi h)
    bf16 (half 1) or f16 (2) */
 QUANT__INLINE quant__vf quant__v_load(const float *p, const uint16_t *h, size_t j, const int half)
 {
-    if (half == 1) return quant__asf(quant__sll(quant__ld16(h + j), 16));
+    if (half == 1) return quant__ld_bf16(h + j);
     if (half == 2) return quant__v_from_f16(quant__ld16(h + j));
     return quant__ldf(p + j);
 }
@@ -3800,6 +3832,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_bf16
 #undef quant__zip
 #undef quant__ld16
+#undef quant__ld_bf16
 #undef quant__st16
 #undef quant__v_from_f16
 #undef quant__v_to_half
