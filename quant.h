@@ -3708,12 +3708,16 @@ QUANT__NOINLINE void quant__run(const quant__plan *p)
             return;
         }
 #endif
-        /* long runs of one scale: a call each */
+        /* long runs of one scale: a call each, one after another through
+           memory (each but the last few prefetches into the next, as in
+           quant__run_short) */
+        const size_t runs = p->outer * C, tail = (QUANT__AHEAD / 4u + inner - 1) / inner;
+        const size_t ahead = p->quantize && QUANT__PREFETCH_BIG(runs * inner, 4u) && runs > tail ? runs - tail : 0;
         for (o = 0; o < p->outer; ++o)
             for (c = 0; c < C; ++c) {
                 if (p->n_zps > 1) z = quant__zp_at(p, c);
                 quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
-                              0, p->flags);
+                              0, p->flags | (o * C + c < ahead ? QUANT__F_AHEAD : 0u));
             }
     }
 }

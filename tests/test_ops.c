@@ -307,6 +307,15 @@ int main(void)
         run_case(&big, QUANT_U8, 0, 0, 1, 0, QUANT_S32, seed++);
         run_case(&big, QUANT_S8, 3, 0, 0, 1, QUANT_S8, seed++);
     }
+    {
+        /* long runs of one scale (axis 1), the same amount: a call per run,
+           each prefetching into the runs after it */
+        const int64_t druns[] = { 2, 40, 4000 };
+        const shape runs = mk(3, druns, 1, 1);
+        run_case(&runs, QUANT_S8, 1, 0, 0, 2, QUANT_S32, seed++);
+        run_case(&runs, QUANT_U8, 2, 0, 1, 1, QUANT_U8, seed++);
+        run_case(&runs, QUANT_F8_E4M3, 0, 0, 0, 0, QUANT_S32, seed++);
+    }
     for (si = 0; si < ns; ++si)
         for (dyn = 0; dyn < 2; ++dyn)
             for (zm = 0; zm < 3; ++zm) {
