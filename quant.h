@@ -3029,6 +3029,67 @@ QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng,
     return gi;
 }
 
+#if QUANT__PASS_VBMI
+/* Groups of 32 to a 16-bit destination with VBMI, one a step. The
+   group's 16 results are (j - z) * s for the nibble j (u4), or
+   (j - 8 - z) * s for the nibble j ^ 8 (s4): 16 floats of
+   quant__w4_ramp, read from 15 - z or 7 - z, times s. Index w of the
+   vpermw is nibble w: the group's two halves are broadcast to the low
+   and high four qwords, vpmultishiftqb takes each word's byte from the
+   nibble's bit offset, and one vpternlog keeps the nibble and flips bit
+   3 (s4), or, for bf16, whose 16 results stay 32-bit lanes, makes the
+   index 2j + 1 (the lane's high word) from a byte read a bit lower.
+   Scales are checked 16 at a time; same stopping rule and return as
+   quant__w4_lut_g32. */
+static const float quant__w4_ramp[31] = { -15, -14, -13, -12, -11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0,
+                                          1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+QUANT__INLINE size_t quant__w4_vbmi_g32(const uint8_t *src, uint16_t *dst, size_t ng, const float *scales,
+                                        const uint8_t *zps, const unsigned sgn, const unsigned out)
+{
+    /* word r of qword q (words 4q to 4q + 3) is nibble 4q + r, at bit
+       16 (q mod 4) + 4r of its half; bf16 reads from one bit lower */
+    const int o = out == QUANT__W4_BF16 ? -1 : 0;
+#define QUANT__MS(q) ((long long)((16 * (q) + o) & 63) | (long long)((16 * (q) + 4 + o) & 63) << 16 | \
+                      (long long)((16 * (q) + 8 + o) & 63) << 32 | (long long)((16 * (q) + 12 + o) & 63) << 48)
+    const __m512i ctrl = _mm512_set_epi64(QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0),
+                                          QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0));
+#undef QUANT__MS
+    /* u4: (x & 15); s4: (x & 15) ^ 8; bf16: (x | 1), ^ 16 for s4 */
+    const __m512i k1 = _mm512_set1_epi16(out == QUANT__W4_BF16 ? 1 : 15);
+    const __m512i k2 = _mm512_set1_epi16(sgn ? (out == QUANT__W4_BF16 ? 16 : 8) : 0);
+    const __m512i e = _mm512_set1_epi32(0x7F800000);
+    const uint64_t flip = sgn ? 0x8888888888888888ULL : 0u;
+    size_t gi = 0;
+    while (gi < ng) {
+        size_t cnt = ng - gi < 16 ? ng - gi : 16, j;
+        const __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+        const __mmask16 bad = _mm512_mask_cmpeq_epi32_mask(m, _mm512_and_si512(_mm512_maskz_loadu_epi32(m, scales + gi), e), e);
+        uint64_t zz = 0;
+        if (bad) for (cnt = 0; !(bad >> cnt & 1u); ++cnt) {}
+        if (zps) for (j = 0; 2 * j < cnt; ++j) zz |= (uint64_t)zps[gi / 2 + j] << 8 * j;
+        zz ^= flip;
+        for (j = 0; j < cnt; ++j, ++gi, zz >>= 4) {
+            const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(quant__w4_ramp + 15 - (zz & 15u)), _mm512_set1_ps(scales[gi]));
+            const __m512i h = _mm512_broadcastq_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16)));
+            __m512i t, x = _mm512_mask_broadcastq_epi64(h, 0xF0, _mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8)));
+            x = _mm512_multishift_epi64_epi8(ctrl, x);
+            if (out == QUANT__W4_BF16) { /* quant__v_bf16 but for the shift: the index picks the high word */
+                const __m512i u = _mm512_castps_si512(y);
+                t = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)),
+                                     _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1)));
+                x = _mm512_ternarylogic_epi32(x, k1, k2, 0x56); /* (x | k1) ^ k2 */
+            } else {
+                t = _mm512_castsi256_si512(quant__v_ph(y));
+                x = _mm512_ternarylogic_epi32(x, k1, k2, 0x6A); /* (x & k1) ^ k2 */
+            }
+            _mm512_storeu_si512((void *)(dst + gi * 32), _mm512_permutexvar_epi16(x, t));
+        }
+        if (bad) break;
+    }
+    return gi;
+}
+#endif
+
 /* f32 results of whole groups (g a multiple of 32) where dst is h
    elements (even, 2 to 14) short of a 64-byte line: the stores are laid
    from element h on, so that none is split over two lines (measured at
@@ -3166,6 +3227,10 @@ QUANT__INLINE void quant__v_w4_body(const uint8_t *src, void *dst, size_t n, con
         const size_t h = quant__head(dst, 64, 64) / 4;
         if (out == QUANT__W4_F32 && h && !(h & 1u) && ((uintptr_t)dst & 3u) == 0)
             i0 = (gi = quant__w4_lut_f32a(src, (float *)dst, n / g, g, h, scales, zps, sgn)) * g;
+#if QUANT__PASS_VBMI
+        else if (g == 32 && out != QUANT__W4_F32)
+            i0 = (gi = quant__w4_vbmi_g32(src, (uint16_t *)dst, n / g, scales, zps, sgn, out)) * g;
+#endif
         else if (g == 32) i0 = (gi = quant__w4_lut_g32(src, dst, n / g, scales, zps, sgn, out)) * g;
 #endif
         for (; gi < n / g; ++gi, i0 += g) {
