@@ -2941,11 +2941,21 @@ QUANT__INLINE __m512 quant__w4_table(__m512i nib, float s, int32_t z)
 {
     return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(nib, _mm512_set1_epi32(z))), _mm512_set1_ps(s));
 }
-/* 8 bytes to 16 dword indices: nibble k in dword k, (b | b << 28) & 0xF0000000F */
+/* 8 bytes to 16 dword indices: nibble k in the low 4 bits of dword k,
+   which is all vpermps reads (VBMI: one vpmultishiftqb of the 8 bytes
+   broadcast, byte 0 of dword k from bit 4k; else (b | b << 28) & 0xF0000000F) */
 QUANT__INLINE __m512i quant__w4_idx16(const uint8_t *b)
 {
-    const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)b));
+    const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)b);
+#if QUANT__PASS_VBMI
+    return _mm512_multishift_epi64_epi8(_mm512_set_epi64(0x0000003C00000038LL, 0x0000003400000030LL, 0x0000002C00000028LL,
+                                                         0x0000002400000020LL, 0x0000001C00000018LL, 0x0000001400000010LL,
+                                                         0x0000000C00000008LL, 0x0000000400000000LL),
+                                        _mm512_broadcastq_epi64(v));
+#else
+    const __m512i q = _mm512_cvtepu8_epi64(v);
     return _mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), _mm512_set1_epi64(0x0000000F0000000FLL), 0xA8);
+#endif
 }
 
 QUANT__INLINE size_t quant__w4_lut(const uint8_t *src, void *dst, size_t i, size_t end, quant__vf vs, int32_t z,
@@ -2998,14 +3008,10 @@ QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng,
         __m512i t, d0, d1;
         if ((quant__bits(s0) & 0x7F800000u) == 0x7F800000u || (quant__bits(s1) & 0x7F800000u) == 0x7F800000u) break;
         if (!QUANT__HALF || out == QUANT__W4_F32) {
-            const __m512i m32 = _mm512_set1_epi64(0x0000000F0000000FLL);
             float *o = (float *)dst + gi * 32;
             int k;
-            for (k = 0; k < 4; ++k) { /* 8 bytes: 16 results */
-                const __m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8 * k)));
-                _mm512_storeu_ps(o + 16 * k, _mm512_permutexvar_ps(_mm512_ternarylogic_epi64(q, _mm512_slli_epi64(q, 28), m32, 0xA8),
-                                                                   k < 2 ? y0 : y1));
-            }
+            for (k = 0; k < 4; ++k) /* 8 bytes: 16 results */
+                _mm512_storeu_ps(o + 16 * k, _mm512_permutexvar_ps(quant__w4_idx16(src + gi * 16 + 8 * k), k < 2 ? y0 : y1));
             continue;
         }
         if (out == QUANT__W4_BF16) { /* quant__v_bf16 but for the shift: the high words are picked instead */
@@ -3103,7 +3109,7 @@ QUANT__INLINE size_t quant__w4_lut_f32a(const uint8_t *src, float *dst, size_t n
 {
     const __m512i nib = sgn ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
                             : _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    /* lanes 16 - h to 15 read the second table */
+    /* lanes 16 - h to 15 read the second table: (index & 15) | 16 (0xEA: a & b | c) */
     const __m512i next = _mm512_maskz_mov_epi32((__mmask16)(0xFFFFu << (16u - h)), _mm512_set1_epi32(16));
     size_t gi, p;
     float s = scales[0];
@@ -3126,7 +3132,7 @@ QUANT__INLINE size_t quant__w4_lut_f32a(const uint8_t *src, float *dst, size_t n
         s = scales[gi + 1];
         z = zps ? quant__nib(zps, gi + 1, sgn) : 0;
         yn = quant__w4_table(nib, s, z);
-        _mm512_store_ps(dst + p, _mm512_permutex2var_ps(y, _mm512_or_si512(quant__w4_idx16(src + (p >> 1)), next), yn));
+        _mm512_store_ps(dst + p, _mm512_permutex2var_ps(y, _mm512_ternarylogic_epi32(quant__w4_idx16(src + (p >> 1)), _mm512_set1_epi32(15), next, 0xEA), yn));
         y = yn;
     }
     return ng;
