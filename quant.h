@@ -3079,10 +3079,11 @@ QUANT__INLINE size_t quant__w4_vbmi_g32(const uint8_t *src, uint16_t *dst, size_
             const __m512i h = _mm512_broadcastq_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16)));
             __m512i t, x = _mm512_mask_broadcastq_epi64(h, 0xF0, _mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8)));
             x = _mm512_multishift_epi64_epi8(ctrl, x);
-            if (out == QUANT__W4_BF16) { /* quant__v_bf16 but for the shift: the index picks the high word */
-                const __m512i u = _mm512_castps_si512(y);
-                t = _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF)),
-                                     _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1)));
+            if (out == QUANT__W4_BF16) {
+                /* quant__v_bf16 but for the shift (the index picks the high
+                   word), its + ((u >> 16) & 1) a masked add (a shift costs more) */
+                const __m512i u = _mm512_castps_si512(y), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
+                t = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
                 x = _mm512_ternarylogic_epi32(x, k1, k2, 0x56); /* (x | k1) ^ k2 */
             } else {
                 t = _mm512_castsi256_si512(quant__v_ph(y));
