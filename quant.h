@@ -602,8 +602,16 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 extern "C" {
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+/* On x86 each private function starts on a 64-byte line, so a kernel's
+   loops sit at the same offsets from a line whatever code comes before
+   it: the same kernel in a -march=native build and in a dispatch build
+   ran up to 10% apart from placement alone. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__) && (defined(__x86_64__) || defined(__i386__))
+#  define QUANT__PRIVATE static __attribute__((unused, aligned(64)))
+#elif defined(__GNUC__) || defined(__clang__)
 #  define QUANT__PRIVATE static __attribute__((unused))
+#endif
+#if defined(__GNUC__) || defined(__clang__)
 #  ifdef __OPTIMIZE__
 #    define QUANT__INLINE static __inline__ __attribute__((always_inline, unused))
 #  else /* -O0 folds no constant flag: forced inlining there only made
