@@ -2417,6 +2417,78 @@ QUANT__INLINE quant__vi quant__v_f8_enc(quant__vf x, quant__vf v, unsigned f)
 #endif
 }
 
+#if QUANT__PASS_VBMI
+/* Saturating f8 encode of four vectors of quotients that hold no NaN, for
+   a positive scale (x gives each code its sign): 64 codes, one store.
+   |v| is clamped and c = max(2^e, min_normal) * 2^shift added as in
+   quant__v_f8_enc, but c carries j more units in its mantissa; j is even,
+   so the sum still rounds to even. The sum's high word is then E << 7 (E
+   its exponent field) and its low word the rounded count plus j, and the
+   code is 2^(23 - shift) * E + count - K. vpmaddwd adds the high word to
+   the low word times 2^(shift - 16), which is the code plus K + j times
+   2^(shift - 16); j = -K modulo 256, so bits shift - 16 to shift - 9 hold
+   the code. Byte k of each dword gathers vector k's codes (vpmultishiftqb;
+   a second chain gathers x's top bytes for the signs), and one vpermb puts
+   the 64 bytes in order. */
+/* its constants, made once per call and hidden from the compiler, which
+   otherwise rebuilds some of them in the loop (five instructions per 64
+   codes, three of them on the shuffle port) */
+typedef struct quant__f8c64 {
+    __m512 top, cm;
+    __m512i expo, mn, w, ctl, cts, idx, bit7;
+    __mmask64 k1, k2, k3;
+} quant__f8c64;
+
+QUANT__INLINE quant__f8c64 quant__f8c64_init(const unsigned f)
+{
+    const quant__f8fmt m = quant__f8_format(f);
+    const long long o = (long long)m.shift - 16; /* the code's lowest bit */
+    quant__f8c64 t;
+    t.top = _mm512_set1_ps((f & QUANT__F_E5M2) ? 57344.0f : 448.0f);
+    t.cm = _mm512_castsi512_ps(_mm512_set1_epi32((int)(((127u + m.shift) << 23) | ((f & QUANT__F_E5M2) ? 232u : 152u))));
+    t.expo = _mm512_set1_epi32(0x7F800000);
+    t.mn = _mm512_set1_epi32((int)m.min_normal);
+    t.w = _mm512_set1_epi32(0x10000 | (1 << (m.shift - 16)));
+    t.ctl = _mm512_set1_epi64(o * 0x01010101ll + (32 + o) * 0x0101010100000000ll);
+    t.cts = _mm512_set1_epi64(24 * 0x01010101ll + 56 * 0x0101010100000000ll);
+    /* element 16k + d sits in byte 4d + k: output byte i reads byte 4(i & 15) + (i >> 4) */
+    t.idx = _mm512_set_epi32(0x3F3B3733, 0x2F2B2723, 0x1F1B1713, 0x0F0B0703, 0x3E3A3632, 0x2E2A2622, 0x1E1A1612,
+                             0x0E0A0602, 0x3D393531, 0x2D292521, 0x1D191511, 0x0D090501, 0x3C383430, 0x2C282420,
+                             0x1C181410, 0x0C080400);
+    t.bit7 = _mm512_set1_epi8((char)0x80);
+    t.k1 = 0x2222222222222222ull;
+    t.k2 = 0x4444444444444444ull;
+    t.k3 = 0x8888888888888888ull;
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+v"(t.top), "+v"(t.cm), "+v"(t.expo), "+v"(t.mn), "+v"(t.w), "+v"(t.ctl), "+v"(t.cts));
+    __asm__("" : "+v"(t.idx), "+v"(t.bit7), "+Yk"(t.k1), "+Yk"(t.k2), "+Yk"(t.k3));
+#endif
+    return t;
+}
+
+QUANT__INLINE void quant__f8_enc64_vbmi(const quant__vf v[4], const float *x, uint8_t *dst, const quant__f8c64 *t)
+{
+    __m512i c = _mm512_setzero_si512(), s = _mm512_setzero_si512();
+    int k;
+    QUANT__UNROLL4
+    for (k = 0; k < 4; ++k) {
+        const __m512 av = _mm512_min_ps(t->top, _mm512_abs_ps(v[k]));
+        const __m512i e = _mm512_max_epu32(_mm512_and_si512(_mm512_castps_si512(av), t->expo), t->mn);
+        const __m512i p = _mm512_madd_epi16(_mm512_castps_si512(_mm512_fmadd_ps(_mm512_castsi512_ps(e), t->cm, av)), t->w);
+        const __m512i xb = _mm512_loadu_si512((const void *)(x + 16 * k));
+        if (k == 0) {
+            c = _mm512_multishift_epi64_epi8(t->ctl, p);
+            s = _mm512_multishift_epi64_epi8(t->cts, xb);
+        } else {
+            const __mmask64 km = k == 1 ? t->k1 : k == 2 ? t->k2 : t->k3;
+            c = _mm512_mask_multishift_epi64_epi8(c, km, t->ctl, p);
+            s = _mm512_mask_multishift_epi64_epi8(s, km, t->cts, xb);
+        }
+    }
+    _mm512_storeu_si512((void *)dst, _mm512_permutexvar_epi8(t->idx, _mm512_ternarylogic_epi32(c, s, t->bit7, 0xD8)));
+}
+#endif
+
 /* The four-vector loop; returns where it stopped (*so: the pattern
    position there). Under MARK a block with a NaN quotient (x NaN or
    infinite, or x * r past FLT_MAX) is divided again. */
@@ -2426,6 +2498,11 @@ QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_
     const size_t sstep = (f & QUANT__F_VEC) ? 1 : 0, pf_end = QUANT__PREFETCH_END(n, 4u);
     size_t i = 0, so = 0;
     quant__vf s, r;
+#if QUANT__PASS_VBMI
+    const int enc64 = (f & QUANT__F_MARK) && !(f & (QUANT__F_INF_NAN | QUANT__F_VIA_F16));
+    quant__f8c64 t64;
+    if (enc64) t64 = quant__f8c64_init(f);
+#endif
     if (!(f & QUANT__F_VEC) && n >= 5 * QUANT__W) {
         /* one vector where src starts, divided, then on from where its
            loads are aligned; the elements in between get the same codes twice */
@@ -2454,6 +2531,12 @@ QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_
                 q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f & ~QUANT__F_MARK), f & ~QUANT__F_MARK);
             }
         } else {
+#if QUANT__PASS_VBMI
+            if (enc64) {
+                quant__f8_enc64_vbmi(v, src + i, dst + i, &t64);
+                continue;
+            }
+#endif
             QUANT__UNROLL4
             for (k = 0; k < 4; ++k) q[k] = quant__v_f8_enc(quant__ldf(src + i + (size_t)k * QUANT__W), v[k], f);
         }
