@@ -875,7 +875,7 @@ QUANT__NOINLINE int quant__x86_detect(void)
     if ((c1 & 0x30801000u) != 0x30801000u || (b7 & 0x128u) != 0x128u || !lzcnt || (xcr0 & 6u) != 6u)
         return QUANT__L_SSE2;
     if ((b7 & 0xC0010000u) != 0xC0010000u || (xcr0 & 0xE6u) != 0xE6u) return QUANT__L_AVX2; /* F, BW, VL */
-    return (c7 & 2u) ? QUANT__L_AVX512VBMI : QUANT__L_AVX512;
+    return (c7 & 2u) && (b7 & (1u << 17)) ? QUANT__L_AVX512VBMI : QUANT__L_AVX512; /* VBMI, and DQ */
 }
 
 QUANT__INLINE int quant__x86_level(void)
@@ -900,7 +900,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 /* the kernel the op layer calls for a family: QUANT__BK(quant__simd_f32_to_i8) */
 #  define QUANT__BK(name) name##_x86
 #elif QUANT_SIMD != QUANT_SIMD_SCALAR
-#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__)
+#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__) && defined(__AVX512DQ__)
 #    define QUANT__BK(name) name##_avx512vbmi
 #  elif QUANT_SIMD == QUANT_SIMD_AVX512
 #    define QUANT__BK(name) name##_avx512
@@ -934,7 +934,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #  undef QUANT__PASS
 #  undef QUANT__PASS_VBMI
 #elif QUANT_SIMD != QUANT_SIMD_SCALAR
-#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__)
+#  if QUANT_SIMD == QUANT_SIMD_AVX512 && defined(__AVX512VBMI__) && defined(__AVX512DQ__)
 #    define QUANT__PASS_VBMI 1
 #  else
 #    define QUANT__PASS_VBMI 0
@@ -1008,7 +1008,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__addi QUANT__SFX(quant__addi)
 #define quant__and QUANT__SFX(quant__and)
 #define quant__any QUANT__SFX(quant__any)
-#define quant__any_nan2 QUANT__SFX(quant__any_nan2)
+#define quant__any_nan4 QUANT__SFX(quant__any_nan4)
 #define quant__asf QUANT__SFX(quant__asf)
 #define quant__asi QUANT__SFX(quant__asi)
 #define quant__cvt QUANT__SFX(quant__cvt)
@@ -1120,7 +1120,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #    if QUANT__PASS == QUANT_SIMD_AVX2
 #      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c"))), apply_to = function)
 #    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
-#      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512vbmi"))), apply_to = function)
+#      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi"))), apply_to = function)
 #    elif QUANT__PASS == QUANT_SIMD_AVX512
 #      pragma clang attribute push (__attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl"))), apply_to = function)
 #    else
@@ -1131,7 +1131,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #    if QUANT__PASS == QUANT_SIMD_AVX2
 #      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c")
 #    elif QUANT__PASS == QUANT_SIMD_AVX512 && QUANT__PASS_VBMI
-#      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512vbmi")
+#      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi")
 #    elif QUANT__PASS == QUANT_SIMD_AVX512
 #      pragma GCC target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl")
 #    endif
@@ -1156,7 +1156,11 @@ QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm_min_ps
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm_and_ps(v, _mm_cmpord_ps(v, v)); }
 /* any NaN among a and b */
-QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b) { return _mm_movemask_ps(_mm_cmpunord_ps(a, b)) != 0; }
+/* whether any lane of four vectors is NaN (one test for the block) */
+QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
+{
+    return _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(v[0], v[1]), _mm_cmpunord_ps(v[2], v[3]))) != 0;
+}
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm_cvtepi32_ps(v); }
 QUANT__INLINE quant__vi quant__asi(quant__vf v) { return _mm_castps_si128(v); }
@@ -1249,9 +1253,9 @@ QUANT__INLINE quant__vf quant__mul_add(quant__vf a, quant__vf b, quant__vf c) { 
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm256_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm256_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q)); }
-QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
 {
-    return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0;
+    return _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(v[0], v[1], _CMP_UNORD_Q), _mm256_cmp_ps(v[2], v[3], _CMP_UNORD_Q))) != 0;
 }
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm256_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm256_cvtepi32_ps(v); }
@@ -1365,9 +1369,9 @@ QUANT__INLINE __m256i quant__v_ph(quant__vf v) { return _mm512_cvtps_ph(v, _MM_F
 #  pragma GCC diagnostic pop
 #endif
 #define QUANT__NAN_CHEAP 1 /* one instruction a vector: no block test needed */
-QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
 {
-    return _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0;
+    return !_mm512_kortestz(_mm512_cmp_ps_mask(v[0], v[1], _CMP_UNORD_Q), _mm512_cmp_ps_mask(v[2], v[3], _CMP_UNORD_Q));
 }
 QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return _mm512_cvtps_epi32(v); }
 QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return _mm512_cvtepi32_ps(v); }
@@ -1464,9 +1468,10 @@ QUANT__INLINE quant__vf quant__zero_nan(quant__vf v)
 {
     return vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), vceqq_f32(v, v)));
 }
-QUANT__INLINE int quant__any_nan2(quant__vf a, quant__vf b)
+QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
 {
-    const uint32x4_t ordered = vandq_u32(vceqq_f32(a, a), vceqq_f32(b, b));
+    const uint32x4_t ordered = vandq_u32(vandq_u32(vceqq_f32(v[0], v[0]), vceqq_f32(v[1], v[1])),
+                                         vandq_u32(vceqq_f32(v[2], v[2]), vceqq_f32(v[3], v[3])));
     const uint32x2_t h = vand_u32(vget_low_u32(ordered), vget_high_u32(ordered));
     return (vget_lane_u32(h, 0) & vget_lane_u32(h, 1)) != 0xFFFFFFFFu;
 }
@@ -1865,7 +1870,7 @@ QUANT__INLINE size_t quant__v_f32_to_i8_x4f(const float *src, uint8_t *dst, size
         /* the block test pays for itself under MARK, where a NaN (x NaN or
            infinite, or x * r past FLT_MAX) sends the block to the division */
         if (!QUANT__NAN_CHEAP || (f & QUANT__F_MARK)) {
-            nan = quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]);
+            nan = quant__any_nan4(v);
             if (nan && (f & QUANT__F_MARK))
                 for (k = 0; k < 4; ++k)
                     v[k] = quant__v_quotient(quant__v_load(src, h, i + (size_t)k * QUANT__W, half), s, r,
@@ -2466,13 +2471,17 @@ QUANT__INLINE quant__f8c64 quant__f8c64_init(const unsigned f)
     return t;
 }
 
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#  pragma GCC diagnostic push /* vrangeps unoptimized: see quant__zero_nan */
+#  pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
 QUANT__INLINE void quant__f8_enc64_vbmi(const quant__vf v[4], const float *x, uint8_t *dst, const quant__f8c64 *t)
 {
     __m512i c = _mm512_setzero_si512(), s = _mm512_setzero_si512();
     int k;
     QUANT__UNROLL4
     for (k = 0; k < 4; ++k) {
-        const __m512 av = _mm512_min_ps(t->top, _mm512_abs_ps(v[k]));
+        const __m512 av = _mm512_range_ps(v[k], t->top, 0x0A); /* min(|v|, top), sign cleared */
         const __m512i e = _mm512_max_epu32(_mm512_and_si512(_mm512_castps_si512(av), t->expo), t->mn);
         const __m512i p = _mm512_madd_epi16(_mm512_castps_si512(_mm512_fmadd_ps(_mm512_castsi512_ps(e), t->cm, av)), t->w);
         const __m512i xb = _mm512_loadu_si512((const void *)(x + 16 * k));
@@ -2487,6 +2496,9 @@ QUANT__INLINE void quant__f8_enc64_vbmi(const quant__vf v[4], const float *x, ui
     }
     _mm512_storeu_si512((void *)dst, _mm512_permutexvar_epi8(t->idx, _mm512_ternarylogic_epi32(c, s, t->bit7, 0xD8)));
 }
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#  pragma GCC diagnostic pop
+#endif
 #endif
 
 /* The four-vector loop; returns where it stopped (*so: the pattern
@@ -2525,7 +2537,7 @@ QUANT__INLINE size_t quant__v_f32_to_f8_x4(const float *src, uint8_t *dst, size_
             ok &= QUANT__SCALES_OK(s);
             v[k] = quant__v_quotient(quant__ldf(src + i + (size_t)k * QUANT__W), s, r, f);
         }
-        if ((f & QUANT__F_MARK) && (quant__any_nan2(v[0], v[1]) || quant__any_nan2(v[2], v[3]))) {
+        if ((f & QUANT__F_MARK) && quant__any_nan4(v)) {
             for (k = 0; k < 4; ++k) { /* x loaded again: keeping it made the compiler spill four vectors */
                 const quant__vf x = quant__ldf(src + i + (size_t)k * QUANT__W);
                 q[k] = quant__v_f8_enc(x, quant__v_quotient(x, s, r, f & ~QUANT__F_MARK), f & ~QUANT__F_MARK);
@@ -3935,7 +3947,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__addi
 #undef quant__and
 #undef quant__any
-#undef quant__any_nan2
+#undef quant__any_nan4
 #undef quant__asf
 #undef quant__asi
 #undef quant__cvt
