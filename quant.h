@@ -38,7 +38,7 @@
                      compiler flags do not allow is a compile error.
                      Unset on x86-64 with gcc >= 9 or clang >= 8: runtime
                      dispatch. The SSE2, AVX2 and AVX-512 (with and without
-                     VBMI) kernels are all compiled, whatever the flags,
+                     VBMI and DQ) kernels are all compiled, whatever the flags,
                      and the first call picks the best one the CPU and OS
                      support (cpuid, xgetbv; the AVX2 and AVX-512 passes
                      also use x86-64-v3's BMI1, BMI2, LZCNT, POPCNT and
@@ -48,7 +48,8 @@
                      already give AVX-512 F+BW+VL skip dispatch.
                      Otherwise unset: the best the compiler's own macros
                      allow: __AVX512F__+__AVX512BW__+__AVX512VL__ ->
-                     avx512, __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
+                     avx512 (its VBMI pass with __AVX512VBMI__ and
+                     __AVX512DQ__ too), __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
                      __ARM_NEON -> neon, else scalar (MSVC included: it
                      gets no dispatch). quant_backend() names the one in
                      use. The passes are compiled by including this file
@@ -829,8 +830,8 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
 /* ---- >>select, continued: runtime dispatch on x86-64 ------------------- */
 
 #if QUANT__DISPATCH
-/* Runtime dispatch: the SSE2, AVX2 and AVX-512 (with and without VBMI)
-   kernels are all compiled, each for its own instruction set, and the
+/* Runtime dispatch: the SSE2, AVX2 and AVX-512 (with and without VBMI and
+   DQ) kernels are all compiled, each for its own instruction set, and the
    first kernel call picks the best the CPU and the OS support. The
    choice is cached in one word, the only mutable data the library has;
    a thread that finds it unset computes it and stores it, and every
