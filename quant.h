@@ -1156,7 +1156,6 @@ QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b) { return _mm_div_ps
 QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return _mm_min_ps(a, b); }
 QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return _mm_max_ps(a, b); }
 QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return _mm_and_ps(v, _mm_cmpord_ps(v, v)); }
-/* any NaN among a and b */
 /* whether any lane of four vectors is NaN (one test for the block) */
 QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
 {
