@@ -837,7 +837,7 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
    a thread that finds it unset computes it and stores it, and every
    thread stores the same value (relaxed atomics: no lock, no race in the
    C11 sense). */
-enum { QUANT__L_UNSET = 0, QUANT__L_SSE2, QUANT__L_AVX2, QUANT__L_AVX512, QUANT__L_AVX512VBMI };
+enum { QUANT__L_UNSET = 0, QUANT__L_SSE2, QUANT__L_AVX2, QUANT__L_AVX512, QUANT__L_AVX512VBMI, QUANT__L_AVX512BF16 };
 static int quant__level_word;
 
 QUANT__INLINE void quant__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -850,7 +850,7 @@ QUANT__INLINE void quant__cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
    registers cannot be used */
 QUANT__NOINLINE int quant__x86_detect(void)
 {
-    uint32_t r[4], max_leaf, xcr0 = 0, c1, b7 = 0, c7 = 0, lzcnt = 0;
+    uint32_t r[4], max_leaf, xcr0 = 0, c1, b7 = 0, c7 = 0, a71 = 0, lzcnt = 0;
     quant__cpuid(0, 0, r);
     max_leaf = r[0];
     quant__cpuid(1, 0, r);
@@ -865,6 +865,10 @@ QUANT__NOINLINE int quant__x86_detect(void)
         quant__cpuid(7, 0, r);
         b7 = r[1];
         c7 = r[2];
+        if (r[0] >= 1) {
+            quant__cpuid(7, 1, r);
+            a71 = r[0];
+        }
     }
     quant__cpuid(0x80000000u, 0, r);
     if (r[0] >= 0x80000001u) {
@@ -876,7 +880,8 @@ QUANT__NOINLINE int quant__x86_detect(void)
     if ((c1 & 0x30801000u) != 0x30801000u || (b7 & 0x128u) != 0x128u || !lzcnt || (xcr0 & 6u) != 6u)
         return QUANT__L_SSE2;
     if ((b7 & 0xC0010000u) != 0xC0010000u || (xcr0 & 0xE6u) != 0xE6u) return QUANT__L_AVX2; /* F, BW, VL */
-    return (c7 & 2u) && (b7 & (1u << 17)) ? QUANT__L_AVX512VBMI : QUANT__L_AVX512; /* VBMI, and DQ */
+    if (!(c7 & 2u) || !(b7 & (1u << 17))) return QUANT__L_AVX512; /* VBMI, and DQ */
+    return (a71 & (1u << 5)) ? QUANT__L_AVX512BF16 : QUANT__L_AVX512VBMI; /* AVX512-BF16 */
 }
 
 QUANT__INLINE int quant__x86_level(void)
@@ -1658,6 +1663,7 @@ QUANT__INLINE void quant__v_scale_at(const float *scale, size_t i, unsigned f, q
 #    define QUANT__PICK(name, args)                                          \
     do {                                                                      \
         switch (quant__x86_level()) {                                         \
+        case QUANT__L_AVX512BF16:                                             \
         case QUANT__L_AVX512VBMI: name##_avx512vbmi args; break;              \
         case QUANT__L_AVX512: name##_avx512 args; break;                      \
         case QUANT__L_AVX2: name##_avx2 args; break;                          \
@@ -3141,66 +3147,168 @@ QUANT__INLINE size_t quant__w4_lut_g32(const uint8_t *src, void *dst, size_t ng,
 }
 
 #if QUANT__PASS_VBMI
-/* Groups of 32 to a 16-bit destination with VBMI, one a step. The
-   group's 16 results are (j - z) * s for the nibble j (u4), or
-   (j - 8 - z) * s for the nibble j ^ 8 (s4): 16 floats of
-   quant__w4_ramp, read from 15 - z or 7 - z, times s. Index w of the
+/* Groups of 32 to a 16-bit destination with VBMI. A group's 16 results
+   are (j - z) * s for the nibble j (u4), or (j - 8 - z) * s for the
+   nibble j ^ 8 (s4): row z (or z ^ 8) of quant__w4_rows times s, where
+   row k holds j - k, one aligned load (a sliding window over one ramp
+   split a cache line at almost every load: 8% at 64 Ki). Index w of the
    vpermw is nibble w: the group's two halves are broadcast to the low
    and high four qwords, vpmultishiftqb takes each word's byte from the
    nibble's bit offset, and one vpternlog keeps the nibble and flips bit
-   3 (s4), or, for bf16, whose 16 results stay 32-bit lanes, makes the
-   index 2j + 1 (the lane's high word) from a byte read a bit lower.
-   Scales are checked 16 at a time; same stopping rule and return as
-   quant__w4_lut_g32. */
-static const float quant__w4_ramp[31] = { -15, -14, -13, -12, -11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0,
-                                          1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-QUANT__INLINE size_t quant__w4_vbmi_g32(const uint8_t *src, uint16_t *dst, size_t ng, const float *scales,
-                                        const uint8_t *zps, const unsigned sgn, const unsigned out)
+   3 (s4). A 16-bit table takes the low 16 words; for bf16 by integer
+   rounding, whose 16 results stay 32-bit lanes, the index is 2j + 1
+   (the lane's high word), made from a byte read a bit lower. */
+static const float quant__w4_rows[16][16] __attribute__((aligned(64))) = {
+#define QUANT__ROW(k) { 0 - k, 1 - k, 2 - k, 3 - k, 4 - k, 5 - k, 6 - k, 7 - k, \
+                        8 - k, 9 - k, 10 - k, 11 - k, 12 - k, 13 - k, 14 - k, 15 - k }
+    QUANT__ROW(0), QUANT__ROW(1), QUANT__ROW(2), QUANT__ROW(3), QUANT__ROW(4), QUANT__ROW(5),
+    QUANT__ROW(6), QUANT__ROW(7), QUANT__ROW(8), QUANT__ROW(9), QUANT__ROW(10), QUANT__ROW(11),
+    QUANT__ROW(12), QUANT__ROW(13), QUANT__ROW(14), QUANT__ROW(15)
+#undef QUANT__ROW
+};
+
+/* vpmultishiftqb control: word r of qword q (words 4q to 4q + 3) is
+   nibble 4q + r, at bit 16 (q mod 4) + 4r of its half, read from bit o
+   lower (o: 0, or 1 for the 2j + 1 index) */
+QUANT__INLINE __m512i quant__w4_ctrl(const int o)
 {
-    /* word r of qword q (words 4q to 4q + 3) is nibble 4q + r, at bit
-       16 (q mod 4) + 4r of its half; bf16 reads from one bit lower */
-    const int o = out == QUANT__W4_BF16 ? -1 : 0;
-#define QUANT__MS(q) ((long long)((16 * (q) + o) & 63) | (long long)((16 * (q) + 4 + o) & 63) << 16 | \
-                      (long long)((16 * (q) + 8 + o) & 63) << 32 | (long long)((16 * (q) + 12 + o) & 63) << 48)
-    const __m512i ctrl = _mm512_set_epi64(QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0),
-                                          QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0));
+#define QUANT__MS(q) ((long long)((16 * (q) - o) & 63) | (long long)((16 * (q) + 4 - o) & 63) << 16 | \
+                      (long long)((16 * (q) + 8 - o) & 63) << 32 | (long long)((16 * (q) + 12 - o) & 63) << 48)
+    return _mm512_set_epi64(QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0),
+                            QUANT__MS(3), QUANT__MS(2), QUANT__MS(1), QUANT__MS(0));
 #undef QUANT__MS
+}
+
+/* group gi's 32 table indices, less the vpternlog */
+QUANT__INLINE __m512i quant__w4_nibs(const uint8_t *src, size_t gi, __m512i ctrl)
+{
+    const __m512i h = _mm512_broadcastq_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16)));
+    const __m512i x = _mm512_mask_broadcastq_epi64(h, 0xF0, _mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8)));
+    return _mm512_multishift_epi64_epi8(ctrl, x);
+}
+
+/* The next batch of up to 16 groups from gi: how many groups to take
+   (up to the first with an infinite or NaN scale, *bad set then), and
+   their table rows (zero points, with bit 3 flipped for s4), 4 bits a
+   group. *tiny is set when a scale of the batch is subnormal. */
+QUANT__INLINE size_t quant__w4_batch(size_t gi, size_t ng, const float *scales, const uint8_t *zps, const unsigned sgn,
+                                     uint64_t *rows, int *bad, int *tiny)
+{
+    size_t cnt = ng - gi < 16 ? ng - gi : 16, j;
+    const __mmask16 m = (__mmask16)((1u << cnt) - 1u);
+    const __m512i a = _mm512_and_si512(_mm512_maskz_loadu_epi32(m, scales + gi), _mm512_set1_epi32(0x7FFFFFFF));
+    const __mmask16 nf = _mm512_mask_cmpge_epu32_mask(m, a, _mm512_set1_epi32(0x7F800000));
+    uint64_t zz = 0;
+    *tiny = _mm512_mask_cmplt_epu32_mask(m, _mm512_sub_epi32(a, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x7FFFFF)) != 0;
+    *bad = nf != 0;
+    if (nf) for (cnt = 0; !(nf >> cnt & 1u); ++cnt) {}
+    /* gi is even here (a multiple of 16): whole bytes of zero points */
+    if (zps && (ng + 1) / 2 - gi / 2 >= 8) zz = (uint64_t)_mm_cvtsi128_si64(_mm_loadl_epi64((const __m128i *)(const void *)(zps + gi / 2)));
+    else if (zps) for (j = 0; 2 * j < cnt; ++j) zz |= (uint64_t)zps[gi / 2 + j] << 8 * j;
+    *rows = zz ^ (sgn ? 0x8888888888888888ULL : 0u);
+    return cnt;
+}
+
+/* cnt groups from gi, one a step; rows as quant__w4_batch gives them */
+QUANT__INLINE void quant__w4_vbmi_run(const uint8_t *src, uint16_t *dst, size_t gi, size_t cnt, const float *scales,
+                                      uint64_t rows, const unsigned sgn, const unsigned out)
+{
+    const __m512i ctrl = quant__w4_ctrl(out == QUANT__W4_BF16);
     /* u4: (x & 15); s4: (x & 15) ^ 8; bf16: (x | 1), ^ 16 for s4 */
     const __m512i k1 = _mm512_set1_epi16(out == QUANT__W4_BF16 ? 1 : 15);
     const __m512i k2 = _mm512_set1_epi16(sgn ? (out == QUANT__W4_BF16 ? 16 : 8) : 0);
-    const __m512i e = _mm512_set1_epi32(0x7F800000);
-    const uint64_t flip = sgn ? 0x8888888888888888ULL : 0u;
+    size_t j;
+    QUANT__UNROLL4 /* the steps overlap better: 5% at 64 Ki */
+    for (j = 0; j < cnt; ++j, ++gi, rows >>= 4) {
+        const __m512 y = _mm512_mul_ps(_mm512_load_ps(quant__w4_rows[rows & 15u]), _mm512_set1_ps(scales[gi]));
+        __m512i t, x = quant__w4_nibs(src, gi, ctrl);
+        if (out == QUANT__W4_BF16) {
+            /* quant__v_bf16 but for the shift (the index picks the high
+               word), its + ((u >> 16) & 1) a masked add (a shift costs more) */
+            const __m512i u = _mm512_castps_si512(y), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
+            t = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
+            x = _mm512_ternarylogic_epi32(x, k1, k2, 0x56); /* (x | k1) ^ k2 */
+        } else {
+            t = _mm512_castsi256_si512(quant__v_ph(y));
+            x = _mm512_ternarylogic_epi32(x, k1, k2, 0x6A); /* (x & k1) ^ k2 */
+        }
+        _mm512_storeu_si512((void *)(dst + gi * 32), _mm512_permutexvar_epi16(x, t));
+    }
+}
+
+/* Whole groups of 32 from the first: returns the groups done, stopping
+   before a group with an infinite or NaN scale (its table would hold
+   NaNs the rounding here does not handle; the caller's scalar code
+   does). */
+QUANT__INLINE size_t quant__w4_vbmi_g32(const uint8_t *src, uint16_t *dst, size_t ng, const float *scales,
+                                        const uint8_t *zps, const unsigned sgn, const unsigned out)
+{
     size_t gi = 0;
     while (gi < ng) {
-        size_t cnt = ng - gi < 16 ? ng - gi : 16, j;
-        const __mmask16 m = (__mmask16)((1u << cnt) - 1u);
-        const __mmask16 bad = _mm512_mask_cmpeq_epi32_mask(m, _mm512_and_si512(_mm512_maskz_loadu_epi32(m, scales + gi), e), e);
-        uint64_t zz = 0;
-        if (bad) for (cnt = 0; !(bad >> cnt & 1u); ++cnt) {}
-        if (zps) for (j = 0; 2 * j < cnt; ++j) zz |= (uint64_t)zps[gi / 2 + j] << 8 * j;
-        zz ^= flip;
-        QUANT__UNROLL4 /* the steps overlap better: 5% at 64 Ki */
-        for (j = 0; j < cnt; ++j, ++gi, zz >>= 4) {
-            const __m512 y = _mm512_mul_ps(_mm512_loadu_ps(quant__w4_ramp + 15 - (zz & 15u)), _mm512_set1_ps(scales[gi]));
-            const __m512i h = _mm512_broadcastq_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16)));
-            __m512i t, x = _mm512_mask_broadcastq_epi64(h, 0xF0, _mm_loadl_epi64((const __m128i *)(const void *)(src + gi * 16 + 8)));
-            x = _mm512_multishift_epi64_epi8(ctrl, x);
-            if (out == QUANT__W4_BF16) {
-                /* quant__v_bf16 but for the shift (the index picks the high
-                   word), its + ((u >> 16) & 1) a masked add (a shift costs more) */
-                const __m512i u = _mm512_castps_si512(y), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
-                t = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
-                x = _mm512_ternarylogic_epi32(x, k1, k2, 0x56); /* (x | k1) ^ k2 */
-            } else {
-                t = _mm512_castsi256_si512(quant__v_ph(y));
-                x = _mm512_ternarylogic_epi32(x, k1, k2, 0x6A); /* (x & k1) ^ k2 */
+        uint64_t rows;
+        int bad, tiny;
+        const size_t cnt = quant__w4_batch(gi, ng, scales, zps, sgn, &rows, &bad, &tiny);
+        quant__w4_vbmi_run(src, dst, gi, cnt, scales, rows, sgn, out);
+        gi += cnt;
+        if (bad) break;
+    }
+    return gi;
+}
+
+/* AVX512-BF16: a -march build that has it uses it; under dispatch the
+   VBMI pass holds a copy for it, which QUANT__L_AVX512BF16 picks (the
+   whole target list: clang takes a function's own in place of the
+   pass's) */
+#if QUANT__DISPATCH
+#  define QUANT__BF16I 1
+#  define QUANT__BF16I_FN QUANT__NOINLINE __attribute__((target( \
+    "avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512bf16")))
+#  define QUANT__BF16I_ON (quant__x86_level() == QUANT__L_AVX512BF16)
+#elif defined(__AVX512BF16__)
+#  define QUANT__BF16I 1
+#  define QUANT__BF16I_FN QUANT__INLINE
+#  define QUANT__BF16I_ON 1
+#else
+#  define QUANT__BF16I 0
+#endif
+#if QUANT__BF16I
+/* The same for bf16 with AVX512-BF16, two groups a step: one
+   vcvtne2ps2bf16 rounds both tables (the first group's in words 0-15,
+   the second's in 16-31; the second's indices get bit 4), where the
+   integer rounding takes three operations a group (u4 -> bf16 at 64 Ki:
+   12% less time). The instruction flushes subnormals to zero; a normal
+   scale times a nonzero integer is normal, so only a batch with a
+   subnormal scale takes the integer rounding. */
+QUANT__BF16I_FN size_t quant__w4_vbmi_g32_bf16i(const uint8_t *src, uint16_t *dst, size_t ng, const float *scales,
+                                                const uint8_t *zps, const unsigned sgn)
+{
+    const __m512i ctrl = quant__w4_ctrl(0), k15 = _mm512_set1_epi16(15);
+    const __m512i ka = _mm512_set1_epi16(sgn ? 8 : 0), kb = _mm512_set1_epi16(sgn ? 24 : 16);
+    size_t gi = 0;
+    while (gi < ng) {
+        uint64_t rows;
+        int bad, tiny;
+        const size_t cnt = quant__w4_batch(gi, ng, scales, zps, sgn, &rows, &bad, &tiny), end = gi + cnt;
+        if (tiny) {
+            quant__w4_vbmi_run(src, dst, gi, cnt, scales, rows, sgn, QUANT__W4_BF16);
+            gi = end;
+        } else {
+            for (; gi + 2 <= end; gi += 2, rows >>= 8) {
+                const __m512 ya = _mm512_mul_ps(_mm512_load_ps(quant__w4_rows[rows & 15u]), _mm512_set1_ps(scales[gi]));
+                const __m512 yb = _mm512_mul_ps(_mm512_load_ps(quant__w4_rows[rows >> 4 & 15u]), _mm512_set1_ps(scales[gi + 1]));
+                const __m512i t = (__m512i)_mm512_cvtne2ps_pbh(yb, ya);
+                const __m512i xa = _mm512_ternarylogic_epi32(quant__w4_nibs(src, gi, ctrl), k15, ka, 0x6A);
+                const __m512i xb = _mm512_ternarylogic_epi32(quant__w4_nibs(src, gi + 1, ctrl), k15, kb, 0x6A);
+                _mm512_storeu_si512((void *)(dst + gi * 32), _mm512_permutexvar_epi16(xa, t));
+                _mm512_storeu_si512((void *)(dst + gi * 32 + 32), _mm512_permutexvar_epi16(xb, t));
             }
-            _mm512_storeu_si512((void *)(dst + gi * 32), _mm512_permutexvar_epi16(x, t));
+            if (gi < end) quant__w4_vbmi_run(src, dst, gi++, 1, scales, rows, sgn, QUANT__W4_BF16);
         }
         if (bad) break;
     }
     return gi;
 }
+#endif
 #endif
 
 /* f32 results of whole groups (g a multiple of 32) where dst is h
@@ -3341,6 +3449,10 @@ QUANT__INLINE void quant__v_w4_body(const uint8_t *src, void *dst, size_t n, con
         if (out == QUANT__W4_F32 && h && !(h & 1u) && ((uintptr_t)dst & 3u) == 0)
             i0 = (gi = quant__w4_lut_f32a(src, (float *)dst, n / g, g, h, scales, zps, sgn)) * g;
 #if QUANT__PASS_VBMI
+#if QUANT__BF16I
+        else if (g == 32 && out == QUANT__W4_BF16 && QUANT__BF16I_ON)
+            i0 = (gi = quant__w4_vbmi_g32_bf16i(src, (uint16_t *)dst, n / g, scales, zps, sgn)) * g;
+#endif
         else if (g == 32 && out != QUANT__W4_F32)
             i0 = (gi = quant__w4_vbmi_g32(src, (uint16_t *)dst, n / g, scales, zps, sgn, out)) * g;
 #endif

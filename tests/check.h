@@ -69,15 +69,15 @@ static void check_cpu(void)
 }
 #elif defined(QUANT__DISPATCH) && QUANT__DISPATCH
 /* A build with runtime dispatch runs the backend QUANT_TEST_LEVEL names
-   (sse2, avx2, avx512, avx512vbmi), or a Meson skip if the CPU lacks it;
-   unset, the one the CPU picks. */
+   (sse2, avx2, avx512, avx512vbmi, avx512bf16), or a Meson skip if the
+   CPU lacks it; unset, the one the CPU picks. */
 static void check_cpu(void)
 {
-    static const char *const names[] = { "sse2", "avx2", "avx512", "avx512vbmi" };
+    static const char *const names[] = { "sse2", "avx2", "avx512", "avx512vbmi", "avx512bf16" };
     const char *want = getenv("QUANT_TEST_LEVEL");
     int k;
     if (want == NULL || *want == '\0') return;
-    for (k = 0; k < 4; ++k)
+    for (k = 0; k < 5; ++k)
         if (strcmp(want, names[k]) == 0) {
             if (!quant__x86_force(QUANT__L_SSE2 + k)) {
                 printf("SKIP: this CPU cannot run the %s backend\n", want);

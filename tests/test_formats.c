@@ -381,6 +381,11 @@ static void validation(void)
 static void row_kernels(void)
 {
     static const size_t gs[] = { 0, 1, 2, 3, 7, 32, 128, 1000 };
+    /* subnormal scales (some conversion instructions flush them), the
+       largest subnormal and the two smallest normal binades */
+    const float tiny_pool[6] = { check_float_bits(1u), check_float_bits(0x00012345u), check_float_bits(0x00400000u),
+                                 check_float_bits(0x007FFFFFu), check_float_bits(0x00800000u),
+                                 check_float_bits(0x01000001u) };
     int it;
     for (it = 0; it < 3000; ++it) {
         const size_t n = it < 40 ? (size_t)it : (size_t)(check_rand() % 700), g = gs[check_rand() % 8];
@@ -393,7 +398,9 @@ static void row_kernels(void)
         size_t i;
         for (i = 0; i < (n + 1) / 2; ++i) src[i] = (uint8_t)check_rand();
         if (zps) for (i = 0; i < (ng + 1) / 2; ++i) zps[i] = (uint8_t)check_rand();
-        for (i = 0; i < ng; ++i) sc[i] = scales_pool[check_rand() % NPOOL] * (check_rand() % 2 ? -1.0f : 1.0f);
+        for (i = 0; i < ng; ++i)
+            sc[i] = (check_rand() % 64 ? scales_pool[check_rand() % NPOOL] : tiny_pool[check_rand() % 6]) *
+                    (check_rand() % 2 ? -1.0f : 1.0f);
         if (sgn) {
             if (out == 0) quant_s4_to_f32(src, (float *)dst, n, sc, zps, g);
             else if (out == 1) quant_s4_to_f16(src, (uint16_t *)dst, n, sc, zps, g);
