@@ -76,6 +76,12 @@
                      quant_plan_units out.
    QUANT_NO_STRIDES  leaves the strided path out: attrs with src_strides
                      or dst_strides non-NULL then give QUANT_ERR_STRIDE.
+   QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
+                     eleven above, QUANT_NO_F8 to QUANT_NO_STRIDES. Keep a
+                     feature by defining its QUANT_WITH_ macro as well:
+                     QUANT_WITH_F8, _ROUNDINGS (onednn, onnx, torch), _4BIT,
+                     _HALF, _GROUPS, _STATUS_TEXT (sentences), _PARSE,
+                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -237,8 +243,8 @@
      QUANT_ERR_RANGE        a range of units with end < begin or past
                             quant_plan_units
      QUANT_ERR_STRIDE       a negative stride; dst strides that give two
-                            elements one address; strides in an op with
-                            a 4-bit side; strides given to the choose pair
+                            elements one address; strides given to the
+                            choose pair
 
    quant_explain(op, ...) validates an op's arguments, returns its status
    and writes one line naming the argument and the expected and given
@@ -272,15 +278,18 @@
 
    attrs.src_strides and attrs.dst_strides give the four operations'
    (one-shot or prepared) src and dst layouts: element (i0, i1, ...) at
-   data + sum of i_d * strides[d] elements, rank entries each, the two
-   free to differ, so a layout change (NCHW read, NHWC written) runs in
+   data + sum of i_d * strides[d] elements (for s4/u4, nibbles: element
+   k at nibble k, the low half of byte k / 2 when k is even), rank entries
+   each, the two free to differ, so a layout change (NCHW read, NHWC written) runs in
    the same call as the quantization, with the bits of the dense
    operation. NULL, or all zero below the rank, is dense row-major. A
    stride may be 0 in src (the element is read again) but not negative;
    dst's strides must give every element its own address (checked
    conservatively: sorted by stride, each dim of more than one element
    steps past everything the smaller strides reach), else
-   QUANT_ERR_STRIDE. Ops with a 4-bit side and the choose pair take no
+   QUANT_ERR_STRIDE. A strided s4/u4 dst has only its elements' nibbles
+   written (the others keep their values), and a plan of one is a single
+   unit, since its rows may share bytes. The choose pair takes no
    strides. The overlap check takes each strided tensor as the whole byte
    range from its first element to its last. quant_prepare copies the
    strides into the plan, which then runs every call with them. A strided
@@ -529,6 +538,57 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #if defined(QUANT_IMPLEMENTATION) && !defined(QUANT__IMPLEMENTED)
 #define QUANT__IMPLEMENTED
 
+/* QUANT_MINIMAL: the eleven leave-out macros in one; a QUANT_WITH_ macro
+   keeps its feature (see CONFIGURATION MACROS) */
+#ifdef QUANT_MINIMAL
+#  if !defined(QUANT_WITH_F8) && !defined(QUANT_NO_F8)
+#    define QUANT_NO_F8
+#  endif
+#  if !defined(QUANT_WITH_ROUNDINGS) && !defined(QUANT_ONLY_EXACT)
+#    define QUANT_ONLY_EXACT
+#  endif
+#  if !defined(QUANT_WITH_4BIT) && !defined(QUANT_NO_4BIT)
+#    define QUANT_NO_4BIT
+#  endif
+#  if !defined(QUANT_WITH_HALF) && !defined(QUANT_NO_HALF)
+#    define QUANT_NO_HALF
+#  endif
+#  if !defined(QUANT_WITH_GROUPS) && !defined(QUANT_NO_GROUPS)
+#    define QUANT_NO_GROUPS
+#  endif
+#  if !defined(QUANT_WITH_STATUS_TEXT) && !defined(QUANT_SHORT_STATUS)
+#    define QUANT_SHORT_STATUS
+#  endif
+#  if !defined(QUANT_WITH_PARSE) && !defined(QUANT_NO_PARSE)
+#    define QUANT_NO_PARSE
+#  endif
+#  if !defined(QUANT_WITH_CHOOSE) && !defined(QUANT_NO_CHOOSE)
+#    define QUANT_NO_CHOOSE
+#  endif
+#  if !defined(QUANT_WITH_EXPLAIN) && !defined(QUANT_NO_EXPLAIN)
+#    define QUANT_NO_EXPLAIN
+#  endif
+#  if !defined(QUANT_WITH_PLAN) && !defined(QUANT_NO_PLAN)
+#    define QUANT_NO_PLAN
+#  endif
+#  if !defined(QUANT_WITH_STRIDES) && !defined(QUANT_NO_STRIDES)
+#    define QUANT_NO_STRIDES
+#  endif
+#endif
+
+/* g++ 12 warns "'__Y' may be used uninitialized" inside its own
+   avx512fintrin.h once the _mm512_undefined_* helpers there (which
+   initialize a vector from itself on purpose) are inlined into these
+   kernels: gcc bug 105593. The warning is about the compiler's header, not
+   this code, so it is turned off for the implementation only and restored
+   at its end; the user's own code keeps it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#  pragma GCC diagnostic ignored "-Wuninitialized"
+#  define QUANT__GCC_UNINIT_OFF 1
+#endif
+
 #if defined(__FAST_MATH__)
 #  error "quant.h: -ffast-math lets the compiler reassociate, contract and drop NaN checks, so the bit-exact results quant.h promises cannot hold; build this file without it"
 #endif
@@ -692,6 +752,7 @@ extern "C" {
 #define QUANT__F_MARK    512u  /* SIMD bodies only: x / s without a division (quant__mark_ok) */
 #define QUANT__F_BOUNDED 1024u /* SIMD bodies only: every quotient is NaN or below 2^15 in magnitude */
 #define QUANT__F_AHEAD  2048u  /* SIMD quantize only: the source goes on QUANT__AHEAD bytes past n; prefetch to n */
+#define QUANT__F_BF16_FTZ 4096u /* dequantize to bf16 as oneDNN does: results below 2^-126 become signed zeros */
 
 /* One scale for which the division-free quotient (QUANT__F_MARK, see
    quant__v_f32_to_i8_x4) is fl(x / s): 2^-75 <= |s| <= 2^100. */
@@ -960,6 +1021,10 @@ QUANT__PRIVATE int quant__x86_force(int level)
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef QUANT__GCC_UNINIT_OFF
+#  pragma GCC diagnostic pop
 #endif
 
 #endif /* QUANT_IMPLEMENTATION */
@@ -2874,6 +2939,14 @@ QUANT__PRIVATE uint16_t quant__f32_to_bf16(float f)
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 
+/* oneDNN's f32 -> bf16 (rounding onednn): an f32 zero or subnormal becomes
+   the zero of its sign, everything else rounds as quant__f32_to_bf16 */
+QUANT__INLINE uint16_t quant__f32_to_bf16_ftz(float f)
+{
+    const uint32_t u = quant__bits(f);
+    return (u & 0x7F800000u) == 0 ? (uint16_t)(u >> 16 & 0x8000u) : quant__f32_to_bf16(f);
+}
+
 #elif QUANT__PART == 2
 
 /* quant__f32_to_bf16 and quant__f32_to_f16 on a vector of values that
@@ -2917,13 +2990,20 @@ QUANT__PRIVATE void quant__simd_widen16(const uint16_t *h, float *x, size_t n, i
     else quant__v_widen16(h, x, n, 0);
 }
 
-/* n f32 narrowed to 16-bit floats */
+/* n f32 narrowed to 16-bit floats: bf 0 f16, 1 bf16, 2 bf16 as oneDNN
+   makes it (quant__f32_to_bf16_ftz: zeros and subnormals to signed zeros) */
 QUANT__PRIVATE void quant__simd_narrow16(const float *y, uint16_t *out, size_t n, int bf)
 {
     size_t i = 0;
-    if (bf) for (; i + QUANT__W <= n; i += QUANT__W) quant__st16(out + i, quant__v_to_half(quant__ldf(y + i), 1));
+    if (bf == 2)
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vi u = quant__asi(quant__ldf(y + i));
+            const quant__vm tiny = quant__gt(quant__seti(0x00800000), quant__and(u, quant__seti(0x7FFFFFFF)));
+            quant__st16(out + i, quant__v_to_half(quant__asf(quant__sel(tiny, quant__and(u, quant__seti(INT32_MIN)), u)), 1));
+        }
+    else if (bf) for (; i + QUANT__W <= n; i += QUANT__W) quant__st16(out + i, quant__v_to_half(quant__ldf(y + i), 1));
     else for (; i + QUANT__W <= n; i += QUANT__W) quant__st16(out + i, quant__v_to_half(quant__ldf(y + i), 0));
-    for (; i < n; ++i) out[i] = bf ? quant__f32_to_bf16(y[i]) : quant__f32_to_f16(y[i]);
+    for (; i < n; ++i) out[i] = bf == 2 ? quant__f32_to_bf16_ftz(y[i]) : bf ? quant__f32_to_bf16(y[i]) : quant__f32_to_f16(y[i]);
 }
 
 /* A 16-bit row quantized with one scale and zero point: the f32 kernel's
@@ -4582,7 +4662,8 @@ QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const i
         last += step;
     }
     if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
-    *bytes = (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
+    /* a packed 4-bit tensor's strides count nibbles */
+    *bytes = quant__is_4bit((unsigned)t->dtype) ? (size_t)(last / 2 + 1) : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
     if (!own_addresses) return QUANT_OK;
     /* the dims of more than one element, smallest stride first (ties by
        index): each stride must pass the last element the previous ones
@@ -4622,7 +4703,6 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
         if ((st = quant__check_strides(dst, a->dst_strides, 1, n, &dbytes)) != QUANT_OK) return st;
         plan->strided |= 2;
     }
-    if (plan->strided && quant__is_4bit(plan->qdtype)) return QUANT_ERR_STRIDE; /* packed: no strides */
     if (n == 0) plan->strided = 0; /* nothing runs */
 #endif
     if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
@@ -4659,6 +4739,7 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     if ((st = quant__check_memory(plan, src, dst, n, a)) != QUANT_OK) return st;
 
     plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
+    if (QUANT__HALF && !quantize && dst->dtype == QUANT_BF16 && a->rounding == QUANT_ROUND_ONEDNN) plan->flags |= QUANT__F_BF16_FTZ;
     return QUANT_OK;
 }
 
@@ -4736,7 +4817,7 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
             quant__i8_to_f32(q, y, len, sc, step, zp, step, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
-        quant__narrow16(fbuf, out, len, p->fdtype == QUANT_BF16);
+        quant__narrow16(fbuf, out, len, (f & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16);
     }
 }
 
@@ -4778,7 +4859,8 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
             quant__scalar_i8_to_f32(&q, yp, 1, &s, 0, &z, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
-        ((uint16_t *)p->dst)[e] = p->fdtype == QUANT_F16 ? quant__f32_to_f16(y) : quant__f32_to_bf16(y);
+        ((uint16_t *)p->dst)[e] = p->fdtype == QUANT_F16       ? quant__f32_to_f16(y)
+                                 : (f & QUANT__F_BF16_FTZ) ? quant__f32_to_bf16_ftz(y) : quant__f32_to_bf16(y);
     }
 }
 #endif
@@ -4821,6 +4903,7 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
        signedness (or none) and at most QUANT__STAGE groups a row: the
        weight-decompression row kernel, a row at a time */
     const int w4 = QUANT__4BIT && !p->quantize && quant__is_4bit(p->qdtype) && row / gl < QUANT__STAGE &&
+                   !(p->flags & QUANT__F_BF16_FTZ) &&
                    (p->zp_kind == QUANT__ZP_NONE ||
                     p->zp_kind == (p->qdtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4));
     const int half_i8 = p->quantize && !QUANT__F32_SIDE(p) && (p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8);
@@ -4898,6 +4981,14 @@ QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
     to->outer = from->outer; to->channels = from->channels; to->inner = from->inner;
     to->scales = from->scales; to->n_scales = from->n_scales; to->zps = from->zps; to->n_zps = from->n_zps;
     to->dims = from->dims; to->group = from->group; to->sraw = from->sraw;
+}
+
+/* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
+QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
+{
+    const size_t n = p->outer * p->channels * p->inner;
+    uint8_t *d = (uint8_t *)dst;
+    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
 }
 
 #ifndef QUANT_NO_STRIDES
@@ -4978,6 +5069,21 @@ QUANT__PRIVATE void quant__copy_elems(void *to, size_t tstep, const void *from, 
     }
 }
 
+#if QUANT__4BIT
+/* A copy of len nibbles of packed 4-bit data: nibble `fat + k * fstep` of
+   `from` to nibble `tat + k * tstep` of `to` (nibble i is byte i / 2's low
+   half when i is even); the other nibble of each byte written is kept. */
+QUANT__PRIVATE void quant__copy_nibs(uint8_t *to, size_t tat, size_t tstep, const uint8_t *from, size_t fat, size_t fstep,
+                                     size_t len)
+{
+    size_t k;
+    for (k = 0; k < len; ++k, tat += tstep, fat += fstep) {
+        const unsigned v = (unsigned)from[fat >> 1] >> ((fat & 1u) * 4u) & 15u, sh = (unsigned)(tat & 1u) * 4u;
+        to[tat >> 1] = (uint8_t)(((unsigned)to[tat >> 1] & (0xF0u >> sh)) | v << sh);
+    }
+}
+#endif
+
 #if QUANT__SIMD_ANY
 /* rows a strided walk gathers at a time when src is contiguous across
    them (a layout change): QUANT__TROWS * QUANT__STAGE elements of staging */
@@ -5007,7 +5113,10 @@ QUANT__PRIVATE void quant__gather_rows(void *tile, const void *from, size_t fste
    dense). Each row, in chunks of QUANT__STAGE elements, is gathered
    into a buffer unless it is contiguous in src, run through the kernels
    of the general path with its scales and zero points, and scattered
-   from a buffer unless it is contiguous in dst: the dense op's bits.
+   from a buffer unless it is contiguous in dst: the dense op's bits. A
+   packed 4-bit side always goes through a buffer, a nibble at a time (its
+   rows may start inside a byte), and only its elements' nibbles are
+   written.
    When src is contiguous along b, the dim that numbers consecutive rows,
    and the scales do not change along b, a SIMD build gathers up to
    QUANT__TROWS rows at once, reading src along b (NCHW read as rows along
@@ -5021,6 +5130,8 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     const size_t ssz = quant__dtype_size(p->quantize ? p->fdtype : p->qdtype);
     const size_t dsz = quant__dtype_size(p->quantize ? p->qdtype : p->fdtype);
     const size_t rows = quant__strided_rows(p, ds);
+    /* a packed 4-bit side: src when dequantizing, dst when quantizing */
+    const int src4 = quant__is_4bit(p->qdtype) && !p->quantize, dst4 = quant__is_4bit(p->qdtype) && p->quantize;
     quant__plan q;
     quant__rowpos at;
     size_t r, j;
@@ -5028,7 +5139,8 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     const int b = p->rank < 2 ? -1 : a == (int)p->rank - 1 ? (int)p->rank - 2 : (int)p->rank - 1;
     const size_t sb = b < 0 ? 0 : ss ? (size_t)ss[b] : quant__dense_step(p, b);
     const size_t db = b < 0 ? 0 : ds ? (size_t)ds[b] : quant__dense_step(p, b);
-    const int tiled = b >= 0 && sa != 1 && sb == 1 && len_row <= QUANT__STAGE && quant__cell(p, b) == (size_t)p->dims[b];
+    const int tiled = !src4 && !dst4 && b >= 0 && sa != 1 && sb == 1 && len_row <= QUANT__STAGE &&
+                      quant__cell(p, b) == (size_t)p->dims[b];
     /* ... and a tile goes through the kernels in one piece when its rows
        are one run of dst with one scale and zero point */
     const int whole = tiled && da == 1 && db == len_row && g >= len_row;
@@ -5068,15 +5180,20 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
 #endif
         for (j = 0; j < len_row; j += QUANT__STAGE) {
             const size_t len = len_row - j < QUANT__STAGE ? len_row - j : QUANT__STAGE;
-            const char *from = (const char *)p->src + (at.so + j * sa) * ssz;
-            char *to = (char *)p->dst + (at.dof + m * db + j * da) * dsz;
+            const size_t fat = at.so + j * sa, tat = at.dof + m * db + j * da; /* in elements (4-bit: nibbles) */
+            const char *from = (const char *)p->src + (src4 ? 0 : fat * ssz);
+            char *to = (char *)p->dst + (dst4 ? 0 : tat * dsz);
             const size_t e0 = at.base + j / g * at.gstep, e1 = at.base + (j + len - 1) / g * at.gstep;
 #if QUANT__SIMD_ANY
             float s1;
             int32_t z1;
             char *row = (char *)tile + m * len_row * ssz;
-            q.src = tiled ? (const void *)row : sa == 1 ? (const void *)from : (const void *)tile;
-            q.dst = da == 1 ? (void *)to : (void *)dbuf;
+            q.src = tiled ? (const void *)row : sa == 1 && !src4 ? (const void *)from : (const void *)tile;
+            q.dst = da == 1 && !dst4 ? (void *)to : (void *)dbuf;
+#if QUANT__4BIT
+            if (src4) quant__copy_nibs((uint8_t *)tile, 0, 1, (const uint8_t *)p->src, fat, sa, len);
+            else
+#endif
             if (!tiled && sa != 1) quant__copy_elems(tile, 1, from, sa, len, ssz);
             if (e0 == e1) { /* one grid entry for the chunk */
                 s1 = quant__scale_at(p, e0);
@@ -5095,6 +5212,10 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
                 }
                 quant__stage(&q, 0, len, sc, zp, 1, fbuf, qbuf);
             }
+#if QUANT__4BIT
+            if (dst4) quant__copy_nibs((uint8_t *)p->dst, tat, da, (const uint8_t *)dbuf, 0, 1, len);
+            else
+#endif
             if (da != 1) quant__copy_elems(to, da, dbuf, 1, len, dsz);
 #else
             size_t k;
@@ -5102,23 +5223,25 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
             q.dst = dbuf;
             for (k = 0; k < len; ++k) {
                 const size_t e = e0 == e1 ? e0 : at.base + (j + k) / g * at.gstep;
-                quant__copy_elems(sbuf, 1, from + k * sa * ssz, 1, 1, ssz);
+#if QUANT__4BIT
+                if (src4) quant__copy_nibs((uint8_t *)sbuf, 0, 1, (const uint8_t *)p->src, fat + k * sa, 1, 1);
+                else
+#endif
+                    quant__copy_elems(sbuf, 1, from + k * sa * ssz, 1, 1, ssz);
                 quant__one(&q, 0, quant__scale_at(p, e), quant__zp_at(p, p->n_zps > 1 ? e : 0));
-                quant__copy_elems(to + k * da * dsz, 1, dbuf, 1, 1, dsz);
+#if QUANT__4BIT
+                if (dst4) quant__copy_nibs((uint8_t *)p->dst, tat + k * da, 1, (const uint8_t *)dbuf, 0, 1, 1);
+                else
+#endif
+                    quant__copy_elems(to + k * da * dsz, 1, dbuf, 1, 1, dsz);
             }
 #endif
         }
     }
+    /* a dense packed dst (strides on src only): as in the dense op */
+    if (!ds && r1 == rows) quant__nib_end(p, p->dst);
 }
 #endif /* QUANT_NO_STRIDES */
-
-/* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
-QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
-{
-    const size_t n = p->outer * p->channels * p->inner;
-    uint8_t *d = (uint8_t *)dst;
-    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
-}
 
 /* Runs a validated plan over a non-empty tensor. A scalar build takes
    short runs of one scale element by element: as fast as a kernel call
@@ -5144,7 +5267,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
     if (p.strided) {
         quant__run_strided(&p, p.strided & 1 ? attrs->src_strides : NULL, p.strided & 2 ? attrs->dst_strides : NULL, 0,
                            SIZE_MAX);
-        return QUANT_OK; /* 4-bit tensors take no strides */
+        return QUANT_OK; /* a strided 4-bit dst: only its elements' nibbles are written */
     }
 #endif
     quant__go(&p);
@@ -5214,9 +5337,13 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
     if (p->strided & 1) (void)quant__check_strides(src, attrs->src_strides, 0, n, &plan->bytes_[0]);
     if (p->strided & 2) (void)quant__check_strides(dst, attrs->dst_strides, 1, n, &plan->bytes_[1]);
     if (p->strided) {
+        /* a unit is a row of the walk; with a packed 4-bit dst, whose rows
+           may share bytes, the whole walk is one unit */
+        const size_t rows = quant__strided_rows(p, p->strided & 2 ? plan->dstrides_ : NULL);
+        const int one = p->quantize && quant__is_4bit(p->qdtype);
         plan->mode_ = QUANT__UNITS_STRIDED;
-        plan->unit_ = 1;
-        plan->units_ = quant__strided_rows(p, p->strided & 2 ? plan->dstrides_ : NULL);
+        plan->unit_ = one ? rows : 1;
+        plan->units_ = one ? rows != 0 : rows;
     } else
 #endif
     if (n == 0 || (p->n_scales <= 1 && p->n_zps <= 1)) {
@@ -5341,7 +5468,8 @@ QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tens
     if (begin == end) return QUANT_OK;
 #ifndef QUANT_NO_STRIDES
     if (plan->mode_ == QUANT__UNITS_STRIDED) {
-        quant__run_strided(&p, p.strided & 1 ? plan->sstrides_ : NULL, p.strided & 2 ? plan->dstrides_ : NULL, begin, end);
+        quant__run_strided(&p, p.strided & 1 ? plan->sstrides_ : NULL, p.strided & 2 ? plan->dstrides_ : NULL,
+                           begin * plan->unit_, end * plan->unit_);
         return QUANT_OK;
     }
 #endif
@@ -6156,8 +6284,8 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
     }
 #ifndef QUANT_NO_STRIDES
     case QUANT_ERR_STRIDE: {
-        /* as quant__check_memory finds it: a negative stride, dst's
-           addresses, then a 4-bit side */
+        /* as quant__check_memory finds it: a negative stride, then dst's
+           addresses */
         const int64_t *ss = a->src_strides, *ds = a->dst_strides;
         int i;
         for (i = 0; i < src->rank; ++i)
@@ -6169,11 +6297,6 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
                 quant__say(l, "; strides must be >= 0");
                 return;
             }
-        if (q && quant__is_4bit((unsigned)q->dtype)) {
-            quant__say(l, "strides given with a packed 4-bit ");
-            quant__say(l, q == src ? "src" : "dst");
-            return;
-        }
         quant__say(l, "dst_strides give two elements of dst one address (dims ");
         quant__say_dims(l, dst);
         quant__say(l, ")");
@@ -6463,8 +6586,10 @@ QUANT__PRIVATE quant_status quant__parse_groups(const char *s, int64_t *g)
         const char *start = s;
         if (k == QUANT_MAX_RANK) return QUANT_ERR_PARSE;
         for (; *s >= '0' && *s <= '9'; ++s) {
-            if (x > (INT64_MAX - 9) / 10) return QUANT_ERR_PARSE;
-            x = x * 10 + (*s - '0');
+            const int d = *s - '0';
+            /* x * 10 + d <= INT64_MAX, tested exactly (INT64_MAX itself parses) */
+            if (x > INT64_MAX / 10 || (x == INT64_MAX / 10 && d > (int)(INT64_MAX % 10))) return QUANT_ERR_PARSE;
+            x = x * 10 + d;
         }
         if (s == start || x < 1) return QUANT_ERR_PARSE;
         v[k++] = x;

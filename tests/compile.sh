@@ -36,6 +36,12 @@ for cc in gcc clang; do
         try "$cc QUANT_NO_4BIT QUANT_NO_HALF QUANT_NO_GROUPS QUANT_SHORT_STATUS $simd" $cc -std=c99 $warn $simd -I"$src" "$src/tests/config_formats.c" -o "$out/cfg4"
         try "run $cc QUANT_NO_4BIT ... $simd" "$out/cfg4"
     done
+    # QUANT_MINIMAL alone, and with each feature kept back by its QUANT_WITH_ macro
+    for with in "" F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES; do
+        d=""; [ -n "$with" ] && d=-DQUANT_WITH_$with
+        try "$cc QUANT_MINIMAL $d" $cc -std=c99 -O1 $warn $d -I"$src" "$src/tests/config_minimal.c" -o "$out/cfgmin"
+        try "run $cc QUANT_MINIMAL $d" "$out/cfgmin"
+    done
     try "$cc QUANT_STATIC in two units" $cc -std=c99 $warn -I"$src" "$src/tests/static_a.c" "$src/tests/static_b.c" -o "$out/static"
     try "run $cc QUANT_STATIC" "$out/static"
     # -ffast-math must stop the build, saying why
@@ -57,6 +63,12 @@ for cxx in g++ clang++; do
             try "run $cxx -std=$std $simd" "$out/api"
         done
     done
+    # optimized, where gcc 12 inlines its own AVX-512 helpers and warns in
+    # them (gcc bug 105593): the header must keep that warning to itself
+    try "$cxx -std=c++17 -O2 -march=native" $cxx -std=c++17 -O2 $wx -march=native -x c++ -I"$src" "$src/tests/compile_api.c" -o "$out/api"
+    try "run $cxx -std=c++17 -O2 -march=native" "$out/api"
+    try "$cxx -std=c++17 -O2 -march=native -Wall -Wextra (the user's flags)" \
+        $cxx -std=c++17 -O2 -march=native -Wall -Wextra -Werror -x c++ -I"$src" -c "$src/tests/compile_api.c" -o "$out/w.o"
 done
 # every backend, unoptimized too (gcc expands some intrinsics as macros
 # there), and the cross compilers CI installs: warnings only, no run
@@ -74,7 +86,25 @@ for x in "aarch64-linux-gnu-gcc" "arm-linux-gnueabihf-gcc -mfpu=neon" \
     command -v "$1" >/dev/null || { echo "missing $1"; fail=$((fail + 1)); continue; }
     try "$x (warnings)" $x -std=c99 -O2 $warn -I"$src" -c "$src/tests/config_macros.c" -o "$out/w.o"
     try "$x QUANT_NO_4BIT ... (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/config_formats.c" -o "$out/w.o"
+    try "$x QUANT_MINIMAL (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/config_minimal.c" -o "$out/w.o"
     try "$x -Os (warnings)" $x -std=c99 -Os $warn -I"$src" -c "$src/tests/compile_api.c" -o "$out/w.o"
+done
+
+# What the implementation's translation unit costs to compile, per build
+# kind, at -O2 (printed, not judged: times belong to the benchmark)
+now() { date +%s.%N; }
+for kind in "dispatch:compile_api.c:" "native:compile_api.c:-march=native" \
+            "scalar:compile_api.c:-DQUANT_SIMD=QUANT_SIMD_SCALAR" "QUANT_MINIMAL:config_minimal.c:"; do
+    label=${kind%%:*}; rest=${kind#*:}; file=${rest%%:*}; flags=${rest#*:}
+    t0=$(now)
+    # shellcheck disable=SC2086
+    if gcc -std=c99 -O2 $flags -I"$src" -c "$src/tests/$file" -o "$out/t.o" >"$out/log" 2>&1; then
+        t1=$(now)
+        printf 'compile time, gcc -O2, %s: %.1f s, %s bytes of .text\n' "$label" "$(awk "BEGIN { print $t1 - $t0 }")" \
+            "$(size -A "$out/t.o" | awk '$1 ~ /^\.text/ { s += $2 } END { print s }')"
+    else
+        echo "FAIL compile time, $label"; cat "$out/log"; fail=$((fail + 1))
+    fi
 done
 
 echo "compile_matrix: $ran checks, $fail failed"

@@ -203,6 +203,12 @@ O_UNUSED static float o_f16_value(uint16_t h) { return (float)o_h_value(h, 10, 5
 O_UNUSED static float o_bf16_value(uint16_t h) { return (float)o_h_value(h, 7, 8); }
 O_UNUSED static uint16_t o_f16_code(float x) { return o_h_code(x, 10, 5); }
 O_UNUSED static uint16_t o_bf16_code(float x) { return o_h_code(x, 7, 8); }
+/* rounding onednn (SPEC section 6): oneDNN's f32 -> bf16 sends every f32
+   below 2^-126 in magnitude (zeros and subnormals) to the zero of its sign */
+O_UNUSED static uint16_t o_bf16_code_onednn(float x)
+{
+    return fabs((double)x) < ldexp(1.0, -126) ? (uint16_t)(signbit(x) ? 0x8000u : 0u) : o_bf16_code(x);
+}
 
 
 /* SPEC section 6, scales and zero points from data: one grid entry's from

@@ -208,7 +208,10 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
             if (isf8(qt)) y = o_dequant_f8_r(((uint8_t *)src)[i], s, qt == QUANT_F8_E5M2, rnd);
             else y = o_dequant_int(get_int(src, qt, i), s, z);
             if (ft == QUANT_F32) { want = check_bits_float(y); got = check_bits_float(((float *)dst)[i]); }
-            else { want = ft == QUANT_F16 ? o_f16_code(y) : o_bf16_code(y); got = ((uint16_t *)dst)[i]; }
+            else {
+                want = ft == QUANT_F16 ? o_f16_code(y) : rnd == QUANT_ROUND_ONEDNN ? o_bf16_code_onednn(y) : o_bf16_code(y);
+                got = ((uint16_t *)dst)[i];
+            }
             CHECK(got == want, "dequantize %s->%s qtype %d [%zu] q=%lld s=%a z=%lld: got 0x%x want 0x%x",
                   quant_dtype_name(qt), quant_dtype_name(ft), (int)c->qtype, i, (long long)get_int(src, qt, i),
                   (double)s, (long long)z, got, want);
@@ -365,13 +368,21 @@ static void validation(void)
         CHECK(quant_attrs_set(&b, "group_shape", "32") == QUANT_OK && b.group_shape[0] == 32 && b.group_shape[1] == 0, "32");
         {
             static const char *const bad[] = { "", "0x4", "4x", "x4", "4x0", "-1", "4 x 4", "1x2x3x4x5x6x7x8x9x10x11x12x13",
-                                               "99999999999999999999", "4x+4" };
+                                               "99999999999999999999", "4x+4", "9223372036854775808",
+                                               "3x9223372036854775808", "92233720368547758070" };
             for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
                 CHECK(quant_attrs_set(&b, "group_shape", bad[i]) == QUANT_ERR_PARSE && b.group_shape[0] == 32 &&
                       b.group_shape[1] == 0, "group_shape \"%s\" rejected, attrs unchanged", bad[i]);
             }
         }
         CHECK(quant_attrs_set(&b, "group_shape", "1x2x3x4x5x6x7x8x9x10x11x12") == QUANT_OK && b.group_shape[11] == 12, "12 entries");
+        /* every decimal up to INT64_MAX parses, as axis does: the last ten below it and the max */
+        for (i = 0; i < 10; ++i) {
+            char buf[48];
+            snprintf(buf, sizeof buf, "%lldx3", (long long)(INT64_MAX - i));
+            CHECK(quant_attrs_set(&b, "group_shape", buf) == QUANT_OK && b.group_shape[0] == INT64_MAX - i &&
+                  b.group_shape[1] == 3 && b.group_shape[2] == 0, "group_shape \"%s\"", buf);
+        }
     }
 #undef EXPECT
 }
@@ -653,6 +664,72 @@ static void widen_all(void)
     }
 }
 
+/* rounding onednn, dequantize to bf16: oneDNN's f32 -> bf16 flushes every
+   result below 2^-126 to a signed zero; the other roundings keep bf16
+   subnormals. Every source type, long enough for the vector paths and the
+   4-bit row kernel, results straddling 2^-126 in both signs. */
+static void onednn_bf16_flush(void)
+{
+    enum { N = 203 };
+    static const quant_dtype srcs[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+    static uint8_t q[N * 4];
+    static uint16_t y[N];
+    const int64_t dims[2] = { 1, N };
+    int t, r, k;
+    size_t i;
+    /* the case oneDNN 2.6 and main give: q = 1, scale 2^-127 */
+    {
+        int8_t one = 1;
+        float s = ldexpf(1.0f, -127);
+        const int64_t d1[1] = { 1 };
+        quant_tensor ts = tensor(QUANT_S8, 1, d1, &one), td = tensor(QUANT_BF16, 1, d1, y);
+        quant_attrs a = quant_attrs_default();
+        a.scales = &s; a.n_scales = 1;
+        a.rounding = QUANT_ROUND_ONEDNN;
+        CHECK(quant_dequantize(&ts, &td, &a) == QUANT_OK && y[0] == 0x0000, "onednn: s8 1 * 2^-127 -> 0x%04x, want 0x0000", y[0]);
+        a.rounding = QUANT_ROUND_EXACT;
+        CHECK(quant_dequantize(&ts, &td, &a) == QUANT_OK && y[0] == 0x0040, "exact: s8 1 * 2^-127 -> 0x%04x, want 0x0040", y[0]);
+        one = -1; a.rounding = QUANT_ROUND_ONEDNN;
+        CHECK(quant_dequantize(&ts, &td, &a) == QUANT_OK && y[0] == 0x8000, "onednn: s8 -1 * 2^-127 -> 0x%04x, want 0x8000", y[0]);
+    }
+    for (t = 0; t < 7; ++t)
+        for (r = 0; r < 4; ++r)
+            for (k = 0; k < 3; ++k) {
+                /* scales whose products straddle 2^-126 (the smallest one's reciprocal is finite) */
+                static const float scales[3] = { 0x1.4p-128f, 0x1.8p-127f, 0x1p-120f };
+                const quant_dtype st = srcs[t];
+                const float s = scales[k];
+                quant_tensor ts = tensor(st, 2, dims, q), td = tensor(QUANT_BF16, 2, dims, y);
+                quant_attrs a = quant_attrs_default();
+                quant_status status;
+                a.scales = &s; a.n_scales = 1;
+                a.rounding = (quant_rounding)r;
+                for (i = 0; i < sizeof q; ++i) q[i] = (uint8_t)check_rand();
+                if (st == QUANT_S32)
+                    for (i = 0; i < N; ++i) {
+                        const int32_t v = (int32_t)(check_rand() % 4001) - 2000;
+                        memcpy(q + 4 * i, &v, 4);
+                    }
+                if (st == QUANT_S4 || st == QUANT_U4) { /* per group of 32: the 4-bit row kernel's layout */
+                    static float gs[7];
+                    for (i = 0; i < 7; ++i) gs[i] = s;
+                    a.qtype = QUANT_PER_GROUP; a.group_shape[0] = 1; a.group_shape[1] = 32;
+                    a.scales = gs; a.n_scales = 7;
+                }
+                status = quant_dequantize(&ts, &td, &a);
+                CHECK(status == QUANT_OK, "%s -> bf16: %s", quant_dtype_name(st), quant_status_str(status));
+                for (i = 0; i < N; ++i) {
+                    float v;
+                    uint16_t want;
+                    if (st == QUANT_F8_E4M3 || st == QUANT_F8_E5M2) v = o_dequant_f8_r(q[i], s, st == QUANT_F8_E5M2, r);
+                    else v = o_dequant_int(get_int(q, st, i), s, 0);
+                    want = r == QUANT_ROUND_ONEDNN ? o_bf16_code_onednn(v) : o_bf16_code(v);
+                    CHECK(y[i] == want, "%s -> bf16 rounding %d s=%a [%zu]: got 0x%04x want 0x%04x", quant_dtype_name(st), r,
+                          (double)s, i, y[i], want);
+                }
+            }
+}
+
 int main(int argc, char **argv)
 {
     static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
@@ -673,6 +750,7 @@ int main(int argc, char **argv)
     narrow_patterns(0xFF7F0000u, 1, 0x00810000u);
     validation();
     row_kernels();
+    onednn_bf16_flush();
     for (it = 0; it < 6000; ++it) {
         const tcase c = random_case();
         const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);

@@ -1,23 +1,34 @@
 /* test_strided: src and dst with strides (attrs.src_strides, dst_strides).
 
-   A strided op must write what the dense op writes on the same logical
-   elements: for random shapes, layouts (dims permuted in memory, rows
-   padded, src dims read again with stride 0), dtypes, qtypes and
-   roundings, the expected dst is built by gathering src into a dense
-   buffer, running the dense op (itself checked against the oracle by
-   test_ops and test_formats), and scattering its result into a copy of
-   dst's fill; the strided op, one-shot and through a plan (whole and in
-   ranges), must give the same bytes, padding untouched. Then the
-   rules: negative strides, dst strides that give two elements one
-   address, strides with a 4-bit side or in the choose pair are
-   QUANT_ERR_STRIDE; a strided tensor overlapping the other is
-   QUANT_ERR_OVERLAP over its whole extent; a plan keeps the strides it
-   was prepared with; dst untouched on every error. */
+   For random shapes, layouts (dims permuted in memory, rows padded, src
+   dims read again with stride 0), dtypes (packed s4/u4 on either side
+   included: their strides count nibbles), qtypes and roundings, the
+   expected dst is the oracle's result for each logical element, written
+   at its strided place into a copy of dst's fill; the strided op,
+   one-shot and through a plan (whole and in ranges), must give exactly
+   those bytes, padding (and a packed dst's other nibbles) untouched.
+   Buffers are allocated at their strided extents. Then the rules:
+   negative strides, dst strides that give two elements one address,
+   strides in the choose pair are QUANT_ERR_STRIDE; a strided tensor
+   overlapping the other is QUANT_ERR_OVERLAP over its whole extent; a
+   plan keeps the strides it was prepared with; dst untouched on every
+   error. */
 #include "../quant.h"
 #include "check.h"
 #include "bytes.h"
+#include "oracle.h"
 
+static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
 static size_t esize(quant_dtype t) { return nbytes(t, 1); }
+/* the bytes that hold elements 0 .. elems-1 of a strided layout */
+static size_t span(quant_dtype t, size_t elems) { return is4(t) ? (elems + 1) / 2 : elems * esize(t); }
+
+static unsigned nib_get(const void *p, size_t k) { return ((const uint8_t *)p)[k / 2] >> (k % 2 * 4) & 15u; }
+static void nib_set(void *p, size_t k, unsigned v)
+{
+    uint8_t *b = (uint8_t *)p + k / 2;
+    *b = (uint8_t)(k % 2 ? (*b & 0x0Fu) | v << 4 : (*b & 0xF0u) | v);
+}
 
 static size_t count(const quant_tensor *t)
 {
@@ -92,7 +103,8 @@ static void put_float(quant_dtype t, void *p, size_t i)
 }
 
 static const quant_dtype fdts[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
-static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S32 };
+/* the quantized side: the first six quantize, all seven dequantize */
+static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4, QUANT_S32 };
 
 typedef struct scase {
     quant_op op;
@@ -138,14 +150,13 @@ static int strided(int rank, const int64_t *st)
 
 static float scale_store[64];
 static int32_t zp_store[64];
+static void set_scales(scase *c, quant_dtype q);
 
 /* a random case; its buffers are allocated at their strided extents */
 static void make_case(scase *c)
 {
     const int quantize = check_rand() % 2, dynamic = check_rand() % 2;
-    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 4u : 5u)];
-    int64_t g[QUANT_MAX_RANK];
-    size_t ns, i;
+    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 6u : 7u)];
     int d;
     memset(c, 0, sizeof *c);
     c->op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
@@ -171,6 +182,15 @@ static void make_case(scase *c)
     /* given as NULL, as zeros, or as the strides */
     c->a.src_strides = check_rand() % 8 == 0 && !strided(c->src.rank, c->sst) ? NULL : c->sst;
     c->a.dst_strides = check_rand() % 8 == 0 && !strided(c->dst.rank, c->dst_st) ? NULL : c->dst_st;
+    set_scales(c, q);
+}
+
+/* random scales and zero points for c's grid (per tensor when the grid
+   has more than 64 entries), as lists and as tensors */
+static void set_scales(scase *c, quant_dtype q)
+{
+    int64_t g[QUANT_MAX_RANK];
+    size_t ns, i;
     ns = grid(c, g);
     if (ns > 64) { c->a.qtype = QUANT_PER_TENSOR; ns = grid(c, g); }
     for (i = 0; i < ns; ++i) {
@@ -199,16 +219,83 @@ static void make_case(scase *c)
     }
 }
 
-/* dense copies: a tensor like t, laid out by st, its elements gathered */
-static void *gather(const quant_tensor *t, const int64_t *st, quant_tensor *dense)
+/* the grid entry of the element with row-major index e */
+static size_t entry_of(const scase *c, size_t e)
 {
-    const size_t n = count(t), es = esize(t->dtype);
-    void *p = alloc(n * es);
+    size_t at = 0, stride = 1;
+    int d;
+    for (d = c->src.rank - 1; d >= 0; --d) {
+        const size_t dim = (size_t)c->src.dims[d];
+        const size_t g = c->a.qtype == QUANT_PER_GROUP ? (size_t)c->a.group_shape[d]
+                       : c->a.qtype == QUANT_PER_CHANNEL && d == c->a.axis ? 1 : dim;
+        at += e % dim / g * stride;
+        stride *= (dim + g - 1) / g;
+        e /= dim;
+    }
+    return at;
+}
+
+static float load_float(quant_dtype t, const void *p, size_t k)
+{
+    uint16_t h;
+    float x;
+    if (t == QUANT_F32) { memcpy(&x, (const char *)p + 4 * k, 4); return x; }
+    memcpy(&h, (const char *)p + 2 * k, 2);
+    return t == QUANT_F16 ? o_f16_value(h) : o_bf16_value(h);
+}
+
+/* the oracle's dst: each element computed from its strided src place and
+   written at its strided dst place into want (which holds dst's fill) */
+static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t *want)
+{
+    const int quantize = c->op == QUANT_OP_QUANTIZE || c->op == QUANT_OP_DYNAMIC_QUANTIZE;
+    const quant_dtype q = quantize ? c->dst.dtype : c->src.dtype, f = quantize ? c->src.dtype : c->dst.dtype;
+    const int rnd = (int)c->a.rounding, e5 = q == QUANT_F8_E5M2, f8 = q == QUANT_F8_E4M3 || e5;
+    const size_t n = count(&c->src);
     size_t e;
-    *dense = *t;
-    dense->data = p;
-    for (e = 0; e < n; ++e) memcpy((char *)p + e * es, (const char *)t->data + offset(t, st, e) * es, es);
-    return p;
+    for (e = 0; e < n; ++e) {
+        const size_t g = entry_of(c, e), so = offset(&c->src, ss, e), dof = offset(&c->dst, ds, e);
+        const float s = c->sc[g];
+        const int64_t z = c->has_zps && !f8 ? c->zl[g] : 0;
+        if (quantize) {
+            const float x = load_float(f, c->src.data, so);
+            int64_t v;
+            if (f8) v = o_quant_f8(x, s, rnd, e5, c->a.f8_overflow == QUANT_F8_INF_NAN);
+            else {
+                const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : 0;
+                const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : 15;
+                v = o_quant_int(x, s, z, rnd, lo, hi);
+            }
+            if (is4(q)) nib_set(want, dof, (unsigned)v & 15u);
+            else want[dof] = (uint8_t)v;
+        } else {
+            float y;
+            if (f8) y = o_dequant_f8_r(((const uint8_t *)c->src.data)[so], s, e5, rnd);
+            else {
+                int64_t v;
+                if (q == QUANT_S32) { int32_t i32; memcpy(&i32, (const char *)c->src.data + 4 * so, 4); v = i32; }
+                else if (is4(q)) v = q == QUANT_S4 ? ((int64_t)nib_get(c->src.data, so) ^ 8) - 8 : (int64_t)nib_get(c->src.data, so);
+                else v = q == QUANT_S8 ? (int8_t)((const uint8_t *)c->src.data)[so] : ((const uint8_t *)c->src.data)[so];
+                y = o_dequant_int(v, s, z);
+            }
+            if (f == QUANT_F32) memcpy(want + 4 * dof, &y, 4);
+            else {
+                const uint16_t h = f == QUANT_F16                 ? o_f16_code(y)
+                                 : rnd == QUANT_ROUND_ONEDNN       ? o_bf16_code_onednn(y) : o_bf16_code(y);
+                memcpy(want + 2 * dof, &h, 2);
+            }
+        }
+    }
+    /* a dense packed dst of an odd count: its last high nibble is 0 */
+    if (is4(c->dst.dtype) && n % 2) {
+        int64_t step = 1;
+        int d, dense = 1;
+        for (d = c->dst.rank - 1; d >= 0; --d) {
+            dense &= c->dst.dims[d] == 1 || ds[d] == step;
+            step *= c->dst.dims[d];
+        }
+        if (dense) nib_set(want, n, 0);
+    }
 }
 
 /* st, or row-major strides of t when st has none, into out */
@@ -222,49 +309,33 @@ static void resolve(const quant_tensor *t, const int64_t *st, int64_t *out)
     }
 }
 
-static void one_case(int k)
+static void check_case(scase c, int k)
 {
-    scase c;
-    quant_tensor src_dense, dst_dense;
-    quant_attrs dense_attrs;
     quant_plan plan;
     int64_t ss[QUANT_MAX_RANK], ds[QUANT_MAX_RANK]; /* the layouts, resolved */
     size_t n, sbytes, dbytes, e, units, cut;
     uint8_t *fill, *want;
     quant_status st;
-    make_case(&c);
+    /* the strides this copy holds, so that clearing them below tests that a plan keeps its own */
+    if (c.a.src_strides) c.a.src_strides = c.sst;
+    if (c.a.dst_strides) c.a.dst_strides = c.dst_st;
     resolve(&c.src, c.sst, ss);
     resolve(&c.dst, c.dst_st, ds);
     n = count(&c.src);
-    sbytes = extent(&c.src, ss) * esize(c.src.dtype);
+    sbytes = span(c.src.dtype, extent(&c.src, ss));
     c.src.data = alloc(sbytes);
     fill_random(c.src.data, sbytes);
     if (c.op == QUANT_OP_QUANTIZE || c.op == QUANT_OP_DYNAMIC_QUANTIZE)
         for (e = 0; e < n; ++e) put_float(c.src.dtype, c.src.data, offset(&c.src, ss, e));
     else if (c.src.dtype == QUANT_S32)
         for (e = 0; e < n; ++e) ((int32_t *)c.src.data)[offset(&c.src, ss, e)] = (int32_t)(check_rand() % 100000) - 50000;
-    dbytes = extent(&c.dst, ds) * esize(c.dst.dtype);
+    dbytes = span(c.dst.dtype, extent(&c.dst, ds));
     fill = (uint8_t *)alloc(dbytes);
     want = (uint8_t *)alloc(dbytes);
     fill_random(fill, dbytes);
     memcpy(want, fill, dbytes);
     c.dst.data = alloc(dbytes);
-
-    /* the expected bytes: gather, the dense op, scatter */
-    gather(&c.src, ss, &src_dense);
-    dst_dense = c.dst;
-    dst_dense.data = alloc(n * esize(c.dst.dtype));
-    dense_attrs = c.a;
-    dense_attrs.src_strides = dense_attrs.dst_strides = NULL;
-    {
-        scase dc = c;
-        dc.a = dense_attrs;
-        st = run_op(&dc, &src_dense, &dst_dense);
-    }
-    CHECK(st == QUANT_OK, "case %d: dense op status %d", k, (int)st);
-    for (e = 0; e < n; ++e)
-        memcpy(want + offset(&c.dst, ds, e) * esize(c.dst.dtype), (char *)dst_dense.data + e * esize(c.dst.dtype),
-               esize(c.dst.dtype));
+    expect(&c, ss, ds, want);
 
     /* one-shot */
     memcpy(c.dst.data, fill, dbytes);
@@ -290,10 +361,49 @@ static void one_case(int k)
     CHECK(st == QUANT_OK && memcmp(c.dst.data, want, dbytes) == 0, "case %d: ranges [0,%zu) [%zu,%zu) differ", k, cut, cut, units);
     free(c.src.data);
     free(c.dst.data);
-    free(src_dense.data);
-    free(dst_dense.data);
     free(fill);
     free(want);
+}
+
+static void one_case(int k)
+{
+    scase c;
+    make_case(&c);
+    check_case(c, k);
+}
+
+/* oneDNN's int4 K/V cache cases (sdpa with compressed int4 K/V, groups of
+   32): a [2, 4, 128, 32] tensor stored with its last two dims swapped,
+   strides (16384, 4096, 1, 128) elements, scales per 32 along the last
+   dim; dequantized from it and quantized into it, s4 and u4, each
+   rounding, static and dynamic */
+static void kv_cache_layout(void)
+{
+    static const int64_t dims[4] = { 2, 4, 128, 32 }, kv[4] = { 16384, 4096, 1, 128 };
+    int k;
+    for (k = 0; k < 32; ++k) {
+        const int quantize = k & 1, dynamic = k >> 1 & 1;
+        const quant_dtype q = k >> 2 & 1 ? QUANT_U4 : QUANT_S4, f = fdts[k % 3];
+        scase c;
+        memset(&c, 0, sizeof c);
+        c.op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
+                        : (dynamic ? QUANT_OP_DYNAMIC_DEQUANTIZE : QUANT_OP_DEQUANTIZE);
+        c.src.rank = c.dst.rank = 4;
+        memcpy(c.src.dims, dims, sizeof dims);
+        memcpy(c.dst.dims, dims, sizeof dims);
+        c.src.dtype = quantize ? f : q;
+        c.dst.dtype = quantize ? q : f;
+        c.a = quant_attrs_default();
+        c.a.qtype = QUANT_PER_GROUP;
+        c.a.group_shape[0] = c.a.group_shape[1] = c.a.group_shape[2] = 64; /* grid 1 x 1 x 2 x 1 */
+        c.a.group_shape[3] = 32;
+        c.a.rounding = (quant_rounding)(k >> 3 & 3);
+        memcpy(quantize ? c.dst_st : c.sst, kv, sizeof kv);
+        c.a.src_strides = c.sst;
+        c.a.dst_strides = c.dst_st;
+        set_scales(&c, q);
+        check_case(c, -1 - k);
+    }
 }
 
 static quant_tensor t2(quant_dtype dt, int64_t d0, int64_t d1, void *data)
@@ -357,9 +467,13 @@ static void rules(void)
     memcpy(before, q, sizeof q);
     CHECK(q2(&a, x, QUANT_S8, q, 4, 4, S(4, 1), S(0, 0)) == QUANT_OK, "row-major and zero strides: dense");
     memcpy(before, q, sizeof q);
-    /* no strides with a 4-bit side or in the choose pair */
-    REFUSED(q2(&a, x, QUANT_U4, q, 4, 4, S(1, 4), NULL), QUANT_ERR_STRIDE, "strided src, u4 dst");
-    REFUSED(q2(&a, x, QUANT_U4, q, 4, 4, NULL, S(1, 4)), QUANT_ERR_STRIDE, "u4 dst with strides");
+    /* a packed dst's strides count nibbles: a transposed 4 x 4 u4 fills 8
+       bytes, stride 3 along rows leaves nibbles 0..3, 3..6 sharing one */
+    CHECK(q2(&a, x, QUANT_U4, q, 4, 4, NULL, S(1, 4)) == QUANT_OK, "u4 dst transposed");
+    memcpy(before, q, sizeof q);
+    REFUSED(q2(&a, x, QUANT_U4, q, 4, 4, NULL, S(3, 1)), QUANT_ERR_STRIDE, "u4 dst rows overlapping (stride 3 < 4)");
+    REFUSED(q2(&a, x, QUANT_S4, q, 4, 4, NULL, S(-2, 1)), QUANT_ERR_STRIDE, "s4 dst negative stride");
+    /* no strides in the choose pair */
     s = t2(QUANT_F32, 4, 4, x);
     d = t2(QUANT_S8, 4, 4, q);
     sc = t2(QUANT_F32, 1, 1, &scale);
@@ -400,9 +514,9 @@ static void rules(void)
         a.dst_strides = S(3, 1);
         CHECK(quant_explain(QUANT_OP_QUANTIZE, &s, NULL, NULL, &d, &a, line, sizeof line) == QUANT_ERR_STRIDE &&
               strcmp(line, "dst_strides give two elements of dst one address (dims [4, 4])") == 0, "explain: %s", line);
-        a.dst_strides = S(1, 4);
+        a.dst_strides = S(3, 1);
         CHECK(quant_explain(QUANT_OP_QUANTIZE, &s, NULL, NULL, &u4, &a, line, sizeof line) == QUANT_ERR_STRIDE &&
-              strcmp(line, "strides given with a packed 4-bit dst") == 0, "explain: %s", line);
+              strcmp(line, "dst_strides give two elements of dst one address (dims [4, 4])") == 0, "explain u4: %s", line);
     }
     /* a plan keeps its strides: the caller's array may change */
     {
@@ -425,6 +539,7 @@ int main(int argc, char **argv)
     int k, cases = argc > 1 ? atoi(argv[1]) : 3000;
     check_cpu();
     rules();
+    kv_cache_layout();
     for (k = 0; k < cases; ++k) one_case(k);
     return check_done("test_strided");
 }

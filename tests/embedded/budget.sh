@@ -4,11 +4,8 @@
 # with an FPU: the whole library but the choose pair, quant_explain and the
 # strided path (QUANT_NO_CHOOSE QUANT_NO_EXPLAIN QUANT_NO_STRIDES) <= 12 KiB
 # of .text + .rodata (with them: reported, not held to a budget), the
-# smallest configuration (QUANT_NO_F8
-# QUANT_ONLY_EXACT QUANT_NO_4BIT QUANT_NO_HALF QUANT_NO_GROUPS
-# QUANT_SHORT_STATUS QUANT_NO_PARSE QUANT_NO_CHOOSE QUANT_NO_EXPLAIN
-# QUANT_NO_PLAN QUANT_NO_STRIDES) <= 4
-# KiB; everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
+# smallest configuration (QUANT_MINIMAL) <= 4 KiB, and what each
+# QUANT_WITH_ macro adds to it (reported); everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
 # KiB, no .data or .bss, and <= 256 bytes of stack for every public function
 # but quant_choose_qparams, quant_choose_and_quantize and quant_explain
 # (reported), its deepest call chain included, in a build with
@@ -89,27 +86,35 @@ measure() { # name, file, extra flags -> prints "text rodata runtime data"
         END { printf "%d %d %d %d\n", q, ro, r, data }'
 }
 
-minimal="-DQUANT_NO_F8 -DQUANT_ONLY_EXACT -DQUANT_NO_4BIT -DQUANT_NO_HALF -DQUANT_NO_GROUPS -DQUANT_SHORT_STATUS -DQUANT_NO_PARSE -DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_PLAN -DQUANT_NO_STRIDES"
+minimal="-DQUANT_MINIMAL"
+withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES"
 echo "flash size at -Os ($cc), bytes:"
-printf '  %-34s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
-for cfg in "all|all.c|" "all but choose, explain, strides|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES" \
-           "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
-           "all, minimal (eleven macros)|all.c|$minimal" "quant_f32_to_s8 only|one.c|" \
-           "quant_f32_to_s8 only, minimal|one.c|$minimal"; do
+printf '  %-46s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
+set -- "all|all.c|" "all but choose, explain, strides|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES" \
+       "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
+       "all, QUANT_MINIMAL|all.c|$minimal"
+# what each feature adds back to the minimal build
+for w in $withs; do set -- "$@" "all, QUANT_MINIMAL + QUANT_WITH_$w|all.c|$minimal -DQUANT_WITH_$w"; done
+set -- "$@" "quant_f32_to_s8 only|one.c|" "quant_f32_to_s8 only, QUANT_MINIMAL|one.c|$minimal"
+min_total=0
+for cfg in "$@"; do
     name=${cfg%%|*}; rest=${cfg#*|}; file=${rest%%|*}; flags=${rest#*|}
     tag=$(echo "$name" | tr -c 'a-zA-Z0-9\n' '_')
     r=$(measure "$tag" "$out/$file" "$flags") || { echo "FAIL: build $name"; fail=1; continue; }
     set -- $r
     total=$(($1 + $2))
-    printf '  %-34s %6d %7d %6d %8d\n' "$name" "$1" "$2" "$total" "$3"
+    case "$name" in
+        *"+ QUANT_WITH_"*) printf '  %-46s %6d %7d %6d %8d  (+%d)\n' "$name" "$1" "$2" "$total" "$3" $((total - min_total)) ;;
+        *) printf '  %-46s %6d %7d %6d %8d\n' "$name" "$1" "$2" "$total" "$3" ;;
+    esac
     [ "$4" -ne 0 ] && { echo "FAIL: $name has $4 bytes of .data/.bss"; fail=1; }
     case "$name" in
         "all but choose, explain, strides") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
-        "all, minimal (eleven macros)") [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
+        "all, QUANT_MINIMAL") min_total=$total
+            [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt 1024 ] && { echo "FAIL: one row kernel $1 > 1024 bytes"; fail=1; } ;;
     esac
 done
-echo "  (minimal: $minimal)"
 
 # stack: every function's frame from -fstack-usage, chains from -fcallgraph-info
 # shellcheck disable=SC2086

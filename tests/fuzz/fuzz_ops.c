@@ -758,7 +758,8 @@ static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem
                                       : o_dequant_int(load_int(qt, src_mem, i), s, z);
             if (ft == QUANT_F32) memcpy(expect + 4 * i, &y, 4);
             else {
-                const uint16_t h = ft == QUANT_F16 ? o_f16_code(y) : o_bf16_code(y);
+                const uint16_t h = ft == QUANT_F16                ? o_f16_code(y)
+                                   : rounding == QUANT_ROUND_ONEDNN ? o_bf16_code_onednn(y) : o_bf16_code(y);
                 memcpy(expect + 2 * i, &h, 2);
             }
         }
