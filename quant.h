@@ -195,6 +195,9 @@
    codes. A NaN x gives e4m3 0x7F and e5m2 0x7E | (bit 21 of x), with x's
    sign, and e5m2 dequantize of 0x7D / 0x7F gives 0x7FE00000 (the payload
    bit oneDNN's f16 route keeps). -0 stays -0, as in oneDNN's conversion.
+   onednn dequantize to bf16 flushes results below 2^-126 in magnitude to
+   the zero of their sign, as oneDNN's f32 -> bf16 conversion does; the
+   other roundings keep bf16 subnormals.
 
    This holds in the default floating-point environment: round to nearest
    even, denormals neither flushed nor treated as zero. -ffast-math breaks

@@ -94,7 +94,7 @@ done
 # kind, at -O2 (printed, not judged: times belong to the benchmark)
 now() { date +%s.%N; }
 for kind in "dispatch:compile_api.c:" "native:compile_api.c:-march=native" \
-            "scalar:compile_api.c:-DQUANT_SIMD=QUANT_SIMD_SCALAR" "QUANT_MINIMAL:config_minimal.c:"; do
+            "scalar:compile_api.c:-DQUANT_SIMD=QUANT_SIMD_SCALAR" "dispatch, QUANT_MINIMAL:config_minimal.c:"; do
     label=${kind%%:*}; rest=${kind#*:}; file=${rest%%:*}; flags=${rest#*:}
     t0=$(now)
     # shellcheck disable=SC2086
