@@ -76,12 +76,15 @@
                      quant_plan_units out.
    QUANT_NO_STRIDES  leaves the strided path out: attrs with src_strides
                      or dst_strides non-NULL then give QUANT_ERR_STRIDE.
+   QUANT_NO_MX       leaves f4_e2m1, e8m0 and f8_e4m3 scales tensors and
+                     attrs.tensor_scale out (QUANT_ERR_DTYPE, as scales
+                     QUANT_ERR_SCALES; a tensor_scale QUANT_ERR_ATTR).
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
-                     eleven above, QUANT_NO_F8 to QUANT_NO_STRIDES. Keep a
+                     twelve above, QUANT_NO_F8 to QUANT_NO_MX. Keep a
                      feature by defining its QUANT_WITH_ macro as well:
                      QUANT_WITH_F8, _ROUNDINGS (onednn, onnx, torch), _4BIT,
                      _HALF, _GROUPS, _STATUS_TEXT (sentences), _PARSE,
-                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES.
+                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -135,6 +138,30 @@
    of a type that holds [qmin, qmax] (else QUANT_ERR_ZPS), or NULL for
    symmetric (else QUANT_ERR_NULL). Outputs overlapping src or each other
    are QUANT_ERR_OVERLAP.
+
+   Block scales (OCP MX, NVFP4), from amax, the entry's largest |x| (NaN
+   left out; an infinite element is QUANT_ERR_SCALE_VALUE), E(a) the
+   biased exponent field of a (0 for 0 and subnormals), max 448, 57344,
+   6, 127 for e4m3, e5m2, f4_e2m1, s8:
+
+     QUANT_MX        e8m0 code clamp(E(amax) - E(max) + 127, 0, 254): the
+                     power of two of amax over that of max (oneDNN's
+                     dynamic_mx); qdt e4m3, e5m2, f4_e2m1 or s8 (MXINT8)
+     QUANT_MX_RCEIL  e8m0 code of the smallest power of two >= fl(amax /
+                     max), at most 254; same qdts
+     QUANT_NVFP4     f8_e4m3 rne(max(fl(fl(amax / 6) / g), 2^-9)),
+                     saturating at 448, g = attrs.tensor_scale or 1; qdt
+                     f4_e2m1. Under onednn oneDNN's dynamic_fp: the value
+                     clamped to [2^-3, 448], then to e4m3 through f16.
+
+   The scales tensor is e8m0 (MX) or f8_e4m3 (NVFP4), or f32 holding the
+   same values; zps must be NULL (QUANT_ERR_ZPS); a tensor_scale with an
+   MX scheme is QUANT_ERR_ATTR (the old schemes take none either). The
+   fused op quantizes with each scale s (NVFP4: fl(s * g)) by section 3's
+   rules of the rounding, s8 kept to [-127, 127]; under onednn it is
+   oneDNN's matmul dynamic quantization: fl(x * fl(1/s)) clamped to
+   [-max, max], NaN to -max, then converted (f8 through f16). It quantizes
+   an element at a time for now (no vector kernel yet).
 
    quant_choose_and_quantize also writes dst (dtype qdt) with attrs'
    rounding and f8_overflow, as quant_dynamic_quantize would with those
@@ -199,6 +226,21 @@
    the zero of their sign, as oneDNN's f32 -> bf16 conversion does; the
    other roundings keep bf16 subnormals.
 
+   f4_e2m1 (OCP FP4, packed as s4): quantize rounds the rounding's
+   quotient (fl(x / s), or fl(x * fl(1/s)) for onednn and torch) to the
+   nearest of +-{0, .5, 1, 1.5, 2, 3, 4, 6}, ties to the even code (0.25
+   -> 0, 0.75 -> 1, 1.25 -> 1, 1.75 -> 2, 2.5 -> 2, 3.5 -> 4, 5 -> 4);
+   beyond 6 and +-Inf give +-6 whatever f8_overflow says; the quotient's
+   sign is kept (-0 gives code 0x8). NaN gives 0, or under onednn 6 with
+   x's sign (oneDNN's float2e2m1). Zero points as f8: all zero or none.
+   Dequantize is fl(decode(q) * s). Scales tensors may also be e8m0 (code
+   c is 2^(c - 127), 0xFF NaN; code 0, 2^-127, is the one subnormal scale
+   accepted) or f8_e4m3 (decoded exactly; 0, negative or NaN is
+   QUANT_ERR_SCALE_VALUE). attrs.tensor_scale, when not +-0, must be a
+   finite normal positive float (else QUANT_ERR_SCALE_VALUE): every scale
+   s of the op becomes fl(s * tensor_scale), in quantize and dequantize,
+   and a folded scale that fails validation is QUANT_ERR_SCALE_VALUE.
+
    This holds in the default floating-point environment: round to nearest
    even, denormals neither flushed nor treated as zero. -ffast-math breaks
    it, so the implementation refuses to compile under __FAST_MATH__;
@@ -221,7 +263,7 @@
      QUANT_ERR_AXIS         per-channel axis outside [-rank, rank-1], rank 0
      QUANT_ERR_SCALES       not 1 scale (per tensor), dims[axis] scales
                             (per channel) or the grid's count (per group);
-                            scales tensor not f32/f16/bf16, not 1-D (rank 0
+                            scales tensor not f32/f16/bf16/e8m0/e4m3, not 1-D (rank 0
                             is fine per tensor), per group not the grid's
                             shape
      QUANT_ERR_SCALE_VALUE  a scale 0, NaN, +-Inf, or <= 2^-128 in magnitude
@@ -331,7 +373,12 @@ typedef enum quant_dtype {
     QUANT_UNDEF = 0, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32,
     QUANT_F8_E4M3, QUANT_F8_E5M2,
     QUANT_S4, QUANT_U4,    /* two per byte, element 2k in the low nibble of byte k */
-    QUANT_F16, QUANT_BF16  /* binary16 and bfloat16, stored as uint16_t bit patterns */
+    QUANT_F16, QUANT_BF16, /* binary16 and bfloat16, stored as uint16_t bit patterns */
+    QUANT_F4_E2M1,         /* OCP FP4: sign, 2 exponent bits (bias 1), 1 mantissa bit: +-{0, .5, 1, 1.5, 2, 3, 4, 6};
+                              packed as s4 */
+    QUANT_E8M0,            /* OCP MX scale: one byte c, the value 2^(c - 127); 0xFF is NaN (scales tensors only) */
+    QUANT_S2, QUANT_U2,    /* 2-bit integers, four per byte (names only, not yet taken by the ops) */
+    QUANT_S16              /* int16 (name only, not yet taken by the ops) */
 } quant_dtype;
 
 typedef struct quant_tensor {
@@ -371,6 +418,9 @@ typedef struct quant_attrs {
        (see STRIDED TENSORS); NULL or all zero: dense row-major */
     const int64_t    *src_strides;
     const int64_t    *dst_strides;
+    /* a second, per-tensor scale that multiplies every scale of the call
+       (NVFP4's global scale): each s becomes fl(s * tensor_scale); 0: none */
+    float             tensor_scale;
 } quant_attrs;
 
 typedef enum quant_status {
@@ -403,7 +453,10 @@ QUANT_API quant_status quant_dynamic_dequantize(const quant_tensor *src, const q
 /* Scales and zero points from the data (dynamic quantization). */
 typedef enum quant_scheme {
     QUANT_ASYMMETRIC = 0, QUANT_SYMMETRIC = 1,
-    QUANT_ASYMMETRIC_NUDGED = 2   /* XNNPACK qd8 / TFLite: zero point nudged from the end with less error */
+    QUANT_ASYMMETRIC_NUDGED = 2, /* XNNPACK qd8 / TFLite: zero point nudged from the end with less error */
+    QUANT_MX = 3,        /* OCP MX / oneDNN dynamic_mx: an e8m0 scale, the power of two of the group's amax */
+    QUANT_MX_RCEIL = 4,  /* the smallest power of two s with amax / s <= the type's max (NVIDIA's RCEIL) */
+    QUANT_NVFP4 = 5      /* NVFP4 / oneDNN dynamic_fp: an f8_e4m3 scale per group, amax / 6 */
 } quant_scheme;
 /* One scale (f32) and zero point (s32, s8 or u8; NULL for symmetric) per
    grid entry of attrs' qtype (NULL: per tensor), in tensors shaped as the
@@ -486,6 +539,7 @@ struct quant__plan {
     const int64_t *dims;       /* src's */
     const int64_t *group;      /* per group: the group sizes */
     const void    *sraw;       /* the scales as given */
+    float          tscale;     /* attrs.tensor_scale: every scale is multiplied by it (0: none) */
 };
 typedef struct quant_plan {
     struct quant__plan op_;          /* pointers replaced at each run */
@@ -541,7 +595,7 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #if defined(QUANT_IMPLEMENTATION) && !defined(QUANT__IMPLEMENTED)
 #define QUANT__IMPLEMENTED
 
-/* QUANT_MINIMAL: the eleven leave-out macros in one; a QUANT_WITH_ macro
+/* QUANT_MINIMAL: the twelve leave-out macros in one; a QUANT_WITH_ macro
    keeps its feature (see CONFIGURATION MACROS) */
 #ifdef QUANT_MINIMAL
 #  if !defined(QUANT_WITH_F8) && !defined(QUANT_NO_F8)
@@ -576,6 +630,9 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #  endif
 #  if !defined(QUANT_WITH_STRIDES) && !defined(QUANT_NO_STRIDES)
 #    define QUANT_NO_STRIDES
+#  endif
+#  if !defined(QUANT_WITH_MX) && !defined(QUANT_NO_MX)
+#    define QUANT_NO_MX
 #  endif
 #endif
 
@@ -737,6 +794,11 @@ extern "C" {
 #else
 #  define QUANT__GROUPS 1
 #endif
+#ifdef QUANT_NO_MX
+#  define QUANT__MX 0
+#else
+#  define QUANT__MX 1
+#endif
 /* elements a SIMD build converts per kernel call where it stages data
    (the general path, 16-bit rows); a scalar build converts one at a time,
    with no staging buffers, to keep within a firmware stack budget */
@@ -756,6 +818,7 @@ extern "C" {
 #define QUANT__F_BOUNDED 1024u /* SIMD bodies only: every quotient is NaN or below 2^15 in magnitude */
 #define QUANT__F_AHEAD  2048u  /* SIMD quantize only: the source goes on QUANT__AHEAD bytes past n; prefetch to n */
 #define QUANT__F_BF16_FTZ 4096u /* dequantize to bf16 as oneDNN does: results below 2^-126 become signed zeros */
+#define QUANT__F_MX     8192u  /* the choose pair's fused quantize under an MX or NVFP4 scheme (quant__mx_code) */
 
 /* One scale for which the division-free quotient (QUANT__F_MARK, see
    quant__v_f32_to_i8_x4) is fl(x / s): 2^-75 <= |s| <= 2^100. */
@@ -3072,6 +3135,51 @@ QUANT__PRIVATE void quant__simd_half_to_i8_x86(const uint16_t *src, uint8_t *dst
 
 #endif
 
+/* ---- >>unit fp4: f4_e2m1 codes, e8m0 and f8_e4m3 scales ---------------- */
+#if QUANT__PART == 1 && QUANT__MX
+
+/* The e2m1 code of a quotient v: the nearest of +-{0, .5, 1, 1.5, 2, 3, 4,
+   6}, ties to the even code (0.25 -> 0, 0.75 -> 1, 1.25 -> 1, 1.75 -> 2,
+   2.5 -> 2, 3.5 -> 4, 5 -> 4), beyond 6 and Inf 6, v's sign kept (-0 and
+   small negatives give 0x8). The magnitude code counts the midpoints |v|
+   passes: strictly where the code below is even, or reaching it where the
+   code above is. NaN gives 0 (the zero point), or under onednn (nan6) 6
+   with x's sign, as oneDNN's float2e2m1 does. */
+QUANT__INLINE unsigned quant__f4_code(float v, float x, int nan6)
+{
+    const uint32_t u = quant__bits(v);
+    const float a = quant__float(u & 0x7FFFFFFFu);
+    if (a != a) return nan6 ? (quant__bits(x) >> 28 & 8u) | 7u : 0u;
+    return (u >> 28 & 8u) | ((unsigned)(a > 0.25f) + (unsigned)(a >= 0.75f) + (unsigned)(a > 1.25f) + (unsigned)(a >= 1.75f) +
+                             (unsigned)(a > 2.5f) + (unsigned)(a >= 3.5f) + (unsigned)(a > 5.0f));
+}
+
+/* the value of an e2m1 code: its magnitude in halves, times 0.5, signed */
+QUANT__INLINE float quant__f4_value(unsigned c)
+{
+    static const unsigned char halves[8] = { 0, 1, 2, 3, 4, 6, 8, 12 };
+    const float a = (float)halves[c & 7u] * 0.5f;
+    return (c & 8u) ? -a : a;
+}
+
+/* an e8m0 scale: 2^(c - 127), code 0 the subnormal 2^-127, 0xFF NaN */
+QUANT__INLINE float quant__e8m0_value(uint8_t c)
+{
+    return c == 0xFFu ? quant__float(0x7FC00000u) : c == 0 ? quant__float(0x00400000u) : quant__float((uint32_t)c << 23);
+}
+
+/* an f8_e4m3 scale, exactly: S.EEEE.MMM, bias 7, subnormal steps 2^-9, NaN
+   S.1111.111 */
+QUANT__INLINE float quant__e4m3_value(uint8_t c)
+{
+    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
+    if (a == 0x7Fu) return quant__float(sign | 0x7FC00000u);
+    if (a < 8u) return quant__float(quant__bits((float)(int32_t)a * quant__float(118u << 23)) | sign);
+    return quant__float(sign | ((a << 20) + (120u << 23)));
+}
+
+#endif
+
 /* ---- >>unit weights4: packed 4-bit rows, a scale per group (w4) --------- */
 /* Weight decompression: element i of a packed s4/u4 row uses scales[i / g]
    and zero point i / g of zps (packed like the row; NULL: 0). Part 2
@@ -4286,13 +4394,17 @@ QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
 {
     switch (t) {
     case QUANT_F32: case QUANT_S32: return 4;
-    case QUANT_F16: case QUANT_BF16: return 2;
-    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4: return 1;
+    case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4:
+    case QUANT_F4_E2M1: case QUANT_E8M0: case QUANT_S2: case QUANT_U2: return 1;
     default: return 0;
     }
 }
 
 QUANT__PRIVATE int quant__is_4bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S4 || t == QUANT_U4); }
+QUANT__PRIVATE int quant__is_f4(unsigned t) { return QUANT__MX && t == QUANT_F4_E2M1; }
+/* packed two to a byte: s4, u4, f4_e2m1 */
+QUANT__PRIVATE int quant__is_nib(unsigned t) { return quant__is_4bit(t) || quant__is_f4(t); }
 QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT__HALF && (t == QUANT_F16 || t == QUANT_BF16)); }
 /* the float side of a plan is f32 (always, without 16-bit floats) */
 #define QUANT__F32_SIDE(p) (!QUANT__HALF || (p)->fdtype == QUANT_F32)
@@ -4300,16 +4412,25 @@ QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT
 /* the bytes n elements of t occupy: 4-bit types pack two to a byte */
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 {
-    return quant__is_4bit(t) ? n / 2 + (n & 1u) : n * quant__dtype_size(t);
+    return quant__is_nib(t) ? n / 2 + (n & 1u) : n * quant__dtype_size(t);
 }
 
 /* scale i of the op, widened to f32 */
 QUANT__PRIVATE float quant__scale_at(const quant__plan *p, size_t i)
 {
     const uint16_t *h = (const uint16_t *)p->sraw;
-    if (QUANT__HALF && p->sdtype == QUANT_F16) return quant__f16_to_f32(h[i]);
-    if (QUANT__HALF && p->sdtype == QUANT_BF16) return quant__bf16_to_f32(h[i]);
-    return ((const float *)p->sraw)[i];
+    float s;
+    if (QUANT__HALF && p->sdtype == QUANT_F16) s = quant__f16_to_f32(h[i]);
+    else if (QUANT__HALF && p->sdtype == QUANT_BF16) s = quant__bf16_to_f32(h[i]);
+#if QUANT__MX
+    else if (p->sdtype == QUANT_E8M0) s = quant__e8m0_value(((const uint8_t *)p->sraw)[i]);
+    else if (p->sdtype == QUANT_F8_E4M3) s = quant__e4m3_value(((const uint8_t *)p->sraw)[i]);
+#endif
+    else s = ((const float *)p->sraw)[i];
+#if QUANT__MX
+    if (p->tscale != 0.0f) s *= p->tscale; /* fl(s * tensor_scale) */
+#endif
+    return s;
 }
 
 /* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
@@ -4411,7 +4532,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     int i, axis = 0;
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_4bit(qdt) &&
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_nib(qdt) &&
         !(qdt == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
@@ -4469,7 +4590,8 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
     p->dims = src->dims;
     p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__is_4bit(qdt) || a->qtype == QUANT_PER_GROUP;
+    p->general = f->dtype != QUANT_F32 || quant__is_nib(qdt) || a->qtype == QUANT_PER_GROUP;
+    p->tscale = 0.0f; /* quant__check_scales sets it */
     *count = n;
     return QUANT_OK;
 }
@@ -4512,7 +4634,7 @@ QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
             const int64_t z = ((const int64_t *)p->zps)[i];
             if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
         }
-        if (quant__is_f8(p->qdtype) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+        if ((quant__is_f8(p->qdtype) || quant__is_f4(p->qdtype)) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
     }
     return QUANT_OK;
 }
@@ -4544,13 +4666,17 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
 QUANT__PRIVATE quant_status quant__scale_values(quant__plan *plan)
 {
     size_t i;
-    if (plan->sdtype == QUANT_F32) {
+    if (plan->sdtype == QUANT_F32 && plan->tscale == 0.0f) {
         plan->scales = (const float *)plan->sraw;
         return quant__check_scale_values(plan->scales, plan->n_scales);
     }
     plan->scales = NULL;
     for (i = 0; i < plan->n_scales; ++i) {
-        const float sc = quant__scale_at(plan, i);
+        /* as the op reads them: widened, decoded, folded with tensor_scale */
+        float sc = quant__scale_at(plan, i);
+#if QUANT__MX
+        if (plan->sdtype == QUANT_F8_E4M3 && sc < 0.0f) sc = 0.0f; /* NVFP4 scales are positive: as bad as 0 */
+#endif
         if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
     }
     return QUANT_OK;
@@ -4563,8 +4689,16 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
 {
     size_t n_sc;
     plan->sdtype = QUANT_F32;
+    if (a->tensor_scale != 0.0f) { /* +-0: none */
+        const float t = a->tensor_scale;
+        if (!QUANT__MX) return QUANT_ERR_ATTR;
+        if (!(t >= quant__float(0x00800000u) && t <= quant__float(0x7F7FFFFFu))) return QUANT_ERR_SCALE_VALUE;
+        plan->tscale = t;
+    }
     if (scales_t) {
-        if (!quant__is_float(scales_t->dtype)) return QUANT_ERR_SCALES;
+        if (!quant__is_float(scales_t->dtype) &&
+            !(QUANT__MX && (scales_t->dtype == QUANT_E8M0 || scales_t->dtype == QUANT_F8_E4M3)))
+            return QUANT_ERR_SCALES;
         if (!quant__grid_shape_ok(scales_t, src, a)) return QUANT_ERR_SCALES;
         if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
@@ -4577,7 +4711,7 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
     }
     if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
     plan->n_scales = n_sc;
-    if (plan->sdtype != QUANT_F32) plan->general = 1;
+    if (plan->sdtype != QUANT_F32 || plan->tscale != 0.0f) plan->general = 1;
     return quant__scale_values(plan);
 }
 
@@ -4666,7 +4800,7 @@ QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const i
     }
     if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
     /* a packed 4-bit tensor's strides count nibbles */
-    *bytes = quant__is_4bit((unsigned)t->dtype) ? (size_t)(last / 2 + 1) : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
+    *bytes = quant__is_nib((unsigned)t->dtype) ? (size_t)(last / 2 + 1) : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
     if (!own_addresses) return QUANT_OK;
     /* the dims of more than one element, smallest stride first (ties by
        index): each stride must pass the last element the previous ones
@@ -4718,7 +4852,7 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
 
 /* what a NULL attrs stands for */
 static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
-                                            QUANT_ON_ERROR_UNTOUCHED, NULL, NULL };
+                                            QUANT_ON_ERROR_UNTOUCHED, NULL, NULL, 0.0f };
 
 /* Shared by all four operations: static and dynamic ops differ only in
    where scales and zero points come from (attrs lists, or tensors). */
@@ -4757,6 +4891,28 @@ QUANT__INLINE void quant__nib_put(uint8_t *d, size_t i, unsigned v)
     d[i >> 1] = (uint8_t)(((unsigned)d[i >> 1] & (0xF0u >> sh)) | (v & 15u) << sh);
 }
 
+#if QUANT__MX
+/* len elements of x into packed f4_e2m1 codes at elements e.. of d, with
+   scales sc (a step of sstep) and the rounding's quotient */
+QUANT__NOINLINE void quant__f4_put(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep, unsigned f)
+{
+    const int nan6 = (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE); /* onednn */
+    size_t k;
+    for (k = 0; k < len; ++k) {
+        const float s = sc[k * sstep], r = 1.0f / s;
+        const float v = (f & QUANT__F_RECIP) ? x[k] * r : x[k] / s;
+        quant__nib_put(d, e + k, quant__f4_code(v, x[k], nan6));
+    }
+}
+
+/* len f4_e2m1 codes from element e of packed b, decoded and scaled */
+QUANT__NOINLINE void quant__f4_get(const uint8_t *b, size_t e, float *y, size_t len, const float *sc, size_t sstep)
+{
+    size_t k;
+    for (k = 0; k < len; ++k, ++e) y[k] = quant__f4_value((unsigned)b[e >> 1] >> ((e & 1u) * 4u) & 15u) * sc[k * sstep];
+}
+#endif
+
 /* the group size along dim d: the grid's cell (at most the dim) */
 QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
 {
@@ -4781,6 +4937,9 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         uint8_t *q = quant__is_4bit(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
         if (QUANT__F32_SIDE(p)) x = (const float *)p->src + e;
         else quant__widen16(h + e, fbuf, len, p->fdtype == QUANT_BF16);
+#if QUANT__MX
+        if (quant__is_f4(p->qdtype)) { quant__f4_put(x, (uint8_t *)p->dst, e, len, sc, step, f); return; }
+#endif
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, step, 0, f);
         else
@@ -4801,6 +4960,10 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         uint16_t *out = (uint16_t *)p->dst + e;
         if (p->qdtype == QUANT_S32) {
             quant__i32_to_f32((const int32_t *)p->src + e, y, len, sc, step, zp, step, 0);
+#if QUANT__MX
+        } else if (quant__is_f4(p->qdtype)) {
+            quant__f4_get((const uint8_t *)p->src, e, y, len, sc, step);
+#endif
 #ifndef QUANT_NO_F8
         } else if (quant__is_f8(p->qdtype)) {
             quant__f8_to_f32((const uint8_t *)p->src + e, y, len, sc, step, 0, f);
@@ -4839,6 +5002,9 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
         const float *xp = &x;
         if (QUANT__F32_SIDE(p)) xp = (const float *)p->src + e;
         else x = p->fdtype == QUANT_F16 ? quant__f16_to_f32(h[e]) : quant__bf16_to_f32(h[e]);
+#if QUANT__MX
+        if (quant__is_f4(p->qdtype)) { quant__f4_put(xp, d, e, 1, &s, 0, f); return; }
+#endif
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) { quant__scalar_f32_to_f8(xp, d + e, 1, &s, 0, f); return; }
 #endif
@@ -4854,6 +5020,9 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
     } else {
         float y, *yp = QUANT__F32_SIDE(p) ? (float *)p->dst + e : &y;
         if (p->qdtype == QUANT_S32) quant__scalar_i32_to_f32((const int32_t *)p->src + e, yp, 1, &s, 0, &z, 0);
+#if QUANT__MX
+        else if (quant__is_f4(p->qdtype)) quant__f4_get(b, e, yp, 1, &s, 0);
+#endif
 #ifndef QUANT_NO_F8
         else if (quant__is_f8(p->qdtype)) quant__scalar_f8_to_f32(b + e, yp, 1, &s, 0, f);
 #endif
@@ -4983,7 +5152,7 @@ QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
     to->src = from->src; to->dst = from->dst;
     to->outer = from->outer; to->channels = from->channels; to->inner = from->inner;
     to->scales = from->scales; to->n_scales = from->n_scales; to->zps = from->zps; to->n_zps = from->n_zps;
-    to->dims = from->dims; to->group = from->group; to->sraw = from->sraw;
+    to->dims = from->dims; to->group = from->group; to->sraw = from->sraw; to->tscale = from->tscale;
 }
 
 /* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
@@ -4991,7 +5160,7 @@ QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
 {
     const size_t n = p->outer * p->channels * p->inner;
     uint8_t *d = (uint8_t *)dst;
-    if (p->quantize && quant__is_4bit(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
+    if (p->quantize && quant__is_nib(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
 }
 
 #ifndef QUANT_NO_STRIDES
@@ -5134,7 +5303,7 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     const size_t dsz = quant__dtype_size(p->quantize ? p->qdtype : p->fdtype);
     const size_t rows = quant__strided_rows(p, ds);
     /* a packed 4-bit side: src when dequantizing, dst when quantizing */
-    const int src4 = quant__is_4bit(p->qdtype) && !p->quantize, dst4 = quant__is_4bit(p->qdtype) && p->quantize;
+    const int src4 = quant__is_nib(p->qdtype) && !p->quantize, dst4 = quant__is_nib(p->qdtype) && p->quantize;
     quant__plan q;
     quant__rowpos at;
     size_t r, j;
@@ -5343,7 +5512,7 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
         /* a unit is a row of the walk; with a packed 4-bit dst, whose rows
            may share bytes, the whole walk is one unit */
         const size_t rows = quant__strided_rows(p, p->strided & 2 ? plan->dstrides_ : NULL);
-        const int one = p->quantize && quant__is_4bit(p->qdtype);
+        const int one = p->quantize && quant__is_nib(p->qdtype);
         plan->mode_ = QUANT__UNITS_STRIDED;
         plan->unit_ = one ? rows : 1;
         plan->units_ = one ? rows != 0 : rows;
@@ -5359,7 +5528,7 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
         plan->units_ = p->outer * p->channels;
     } else {
         row = p->rank ? (size_t)src->dims[p->rank - 1] : 1;
-        k = quant__is_4bit(p->qdtype) && (row & 1u) ? 2 : 1;
+        k = quant__is_nib(p->qdtype) && (row & 1u) ? 2 : 1;
         plan->mode_ = QUANT__UNITS_ROWS;
         plan->unit_ = k;
         plan->units_ = n / row / k + (n / row % k != 0);
@@ -5580,12 +5749,98 @@ QUANT__PRIVATE void quant__grid_of(const quant__plan *p, quant__grid *g)
     }
 }
 
+#if QUANT__MX
+/* the largest magnitude of an MX element type, and its exponent (as
+   oneDNN's e8m0 of it: 448 -> 8) */
+QUANT__PRIVATE float quant__mx_max(unsigned t)
+{
+    return t == QUANT_F8_E4M3 ? 448.0f : t == QUANT_F8_E5M2 ? 57344.0f : t == QUANT_F4_E2M1 ? 6.0f : 127.0f;
+}
+
+/* A grid entry's block scale under QUANT_MX, QUANT_MX_RCEIL or QUANT_NVFP4
+   from its range (lo > hi: no element but NaN): *code the e8m0 (MX) or
+   f8_e4m3 (NVFP4) byte, *s its value. g: NVFP4's tensor_scale, else 1;
+   f: the rounding's flags (onednn: oneDNN's dynamic_fp clamp and f16
+   route). 0 when the range is infinite. Doc block: CHOOSING SCALES. */
+QUANT__PRIVATE int quant__mx_scale(float lo, float hi, unsigned t, unsigned scheme, float g, unsigned f, uint8_t *code,
+                                   float *s)
+{
+    const float amax = -lo > hi ? -lo : hi > 0.0f ? hi : 0.0f;
+    uint32_t u;
+    int c;
+    if (amax > 3.40282347e38f) return 0;
+    if (scheme == QUANT_MX) { /* E(amax) - emax: the exponents of amax and of the type's max */
+        c = (int)(quant__bits(amax) >> 23) - (int)(quant__bits(quant__mx_max(t)) >> 23) + 127;
+        c = c < 0 ? 0 : c;
+    } else if (scheme == QUANT_MX_RCEIL) { /* the smallest power of two >= amax / max */
+        u = quant__bits(amax / quant__mx_max(t));
+        c = (u >> 23) == 0 ? (u > 0x00400000u) : (int)(u >> 23) + ((u & 0x7FFFFFu) != 0);
+    } else {
+#ifndef QUANT_NO_F8
+        const int onednn = (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE);
+        const float one = 1.0f;
+        float v = amax / 6.0f;
+        v = v / g;
+        if (onednn) v = v < 448.0f ? (v > 0.125f ? v : 0.125f) : 448.0f; /* oneDNN's clamp */
+        else v = v > quant__float(0x3B000000u) ? v : quant__float(0x3B000000u); /* 2^-9, e4m3's least */
+        /* to e4m3, saturating: rounded once, or under onednn through f16 */
+        quant__scalar_f32_to_f8(&v, code, 1, &one, 0, onednn ? QUANT__F_RECIP | QUANT__F_VIA_F16 : 0u);
+        *s = quant__e4m3_value(*code);
+        return 1;
+#else
+        (void)f; (void)g;
+        return 0;
+#endif
+    }
+    *code = (uint8_t)(c > 254 ? 254 : c);
+    *s = quant__e8m0_value(*code);
+    return 1;
+}
+
+/* The fused MX / NVFP4 quantize of x with scale s to t, under flags f:
+   section 3 and 7.1's rules (s8 kept to [-127, 127]); under onednn,
+   oneDNN's ref_matmul: x * fl(1/s) clamped to +-max, NaN to -max, then
+   converted (f8 through f16). */
+QUANT__PRIVATE unsigned quant__mx_code(float x, float s, unsigned t, unsigned f)
+{
+    const int onednn = (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE);
+    const float r = 1.0f / s, max = quant__mx_max(t), one = 1.0f;
+    float v = (f & QUANT__F_RECIP) ? x * r : x / s;
+    uint8_t c;
+    if (onednn) v = v > -max ? (v < max ? v : max) : -max; /* NaN fails the first test: -max */
+    if (t == QUANT_F4_E2M1) return quant__f4_code(v, x, 0);
+#ifndef QUANT_NO_F8
+    if (quant__is_f8(t)) {
+        if (onednn) quant__scalar_f32_to_f8(&v, &c, 1, &one, 0, f & ~QUANT__F_INF_NAN);
+        else quant__scalar_f32_to_f8(&x, &c, 1, &s, 0, f);
+        return c;
+    }
+#endif
+    (void)one; (void)c;
+    if (v != v) return 0; /* the zero point */
+    return (unsigned)(uint8_t)(int8_t)quant__rne_i32(v > -127.0f ? (v < 127.0f ? v : 127.0f) : -127.0f);
+}
+#endif
+
 /* Elements e .. e+len-1 quantized with sc/zp: one pair (step 0) or one
    per element (step 1). */
 QUANT__PRIVATE void quant__fuse_q(const quant__plan *p, size_t e, size_t len, const float *sc, const int32_t *zp,
                                   size_t step)
 {
     size_t j;
+#if QUANT__MX
+    if (p->flags & QUANT__F_MX) { /* an element at a time, from f32, f16 or bf16 */
+        const uint16_t *h = (const uint16_t *)p->src;
+        for (j = 0; j < len; ++j, ++e) {
+            const float x = QUANT__F32_SIDE(p) ? ((const float *)p->src)[e]
+                          : p->fdtype == QUANT_BF16 ? quant__bf16_to_f32(h[e]) : quant__f16_to_f32(h[e]);
+            const unsigned c = quant__mx_code(x, sc[j * step], p->qdtype, p->flags);
+            if (quant__is_f4(p->qdtype)) quant__nib_put((uint8_t *)p->dst, e, c);
+            else ((uint8_t *)p->dst)[e] = (uint8_t)c;
+        }
+        return;
+    }
+#endif
 #if QUANT__SIMD_ANY
     float fbuf[QUANT__STAGE];
     uint8_t qbuf[QUANT__STAGE];
@@ -5698,6 +5953,7 @@ QUANT__PRIVATE void quant__qrange(unsigned t, int32_t *qmin, int32_t *qmax)
     if (quant__is_f8(t)) *qmin = -*qmax;
 }
 
+
 /* A grid entry's scale *s, zero point *z and multiplier *m (what the fused
    op multiplies by under nudged: XNNPACK's, whose reciprocal is *s; 1
    under the other schemes, which divide or multiply as attrs say) from
@@ -5764,16 +6020,36 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
                                                 const quant_tensor *scales, const quant_tensor *zps, size_t *n)
 {
     uint64_t channels;
-    size_t ns, nz = 0;
+    size_t ns, nz = 0, sb;
     quant_status st;
-    if (src == NULL || scales == NULL || (zps == NULL && scheme != QUANT_SYMMETRIC)) return QUANT_ERR_NULL;
-    if (scheme > QUANT_ASYMMETRIC_NUDGED) return QUANT_ERR_ATTR;
+    const int mx = scheme >= QUANT_MX && scheme <= QUANT_NVFP4; /* the block-scale schemes */
+    /* the scales' dtype a scheme writes besides f32 */
+    const unsigned sdt = scheme == QUANT_NVFP4 ? QUANT_F8_E4M3 : mx ? QUANT_E8M0 : QUANT_F32;
+    if (src == NULL || scales == NULL || (zps == NULL && scheme != QUANT_SYMMETRIC && !mx)) return QUANT_ERR_NULL;
+    if (scheme > QUANT_NVFP4 || (mx && !QUANT__MX)) return QUANT_ERR_ATTR;
+#ifdef QUANT_NO_F8
+    if (scheme == QUANT_NVFP4) return QUANT_ERR_ATTR; /* its scales are f8 */
+#endif
     if ((st = quant__check_attrs(a, 0)) != QUANT_OK) return st;
     if ((st = quant__check_tensors_once(src, src, a, qdt, p, n, &channels)) != QUANT_OK) return st;
-    if (scheme != QUANT_SYMMETRIC && quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
-    if (scales->dtype != QUANT_F32 || !quant__grid_shape_ok(scales, src, a) || quant__count(scales, 4, &ns) != QUANT_OK ||
-        (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
+    if (mx) {
+        if (scheme == QUANT_NVFP4 ? !quant__is_f4(qdt) : !(quant__is_f8(qdt) || quant__is_f4(qdt) || qdt == QUANT_S8))
+            return QUANT_ERR_DTYPE;
+        if (a->tensor_scale != 0.0f) {
+            if (scheme != QUANT_NVFP4) return QUANT_ERR_ATTR; /* an MX scale is a power of two */
+            if (!(a->tensor_scale >= quant__float(0x00800000u) && a->tensor_scale <= quant__float(0x7F7FFFFFu)))
+                return QUANT_ERR_SCALE_VALUE;
+        }
+        if (zps) return QUANT_ERR_ZPS;
+    } else {
+        if (scheme != QUANT_SYMMETRIC && quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
+        if (quant__is_f4(qdt)) return QUANT_ERR_DTYPE; /* f4 takes the block-scale schemes */
+        if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR; /* nor a second scale */
+    }
+    if ((scales->dtype != QUANT_F32 && scales->dtype != sdt) || !quant__grid_shape_ok(scales, src, a) ||
+        quant__count(scales, 4, &ns) != QUANT_OK || (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
         return QUANT_ERR_SCALES;
+    sb = quant__bytes(scales->dtype, ns);
     if (ns > 0 && scales->data == NULL) return QUANT_ERR_NULL;
     if (!quant__aligned(scales)) return QUANT_ERR_ALIGN;
     if (zps) {
@@ -5789,9 +6065,9 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
     /* strides only where the four ops take them */
     if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE;
     /* the outputs are written while src is read, and one after the other */
-    if (quant__overlap(scales->data, 4u * ns, src->data, quant__bytes(src->dtype, *n)) ||
+    if (quant__overlap(scales->data, sb, src->data, quant__bytes(src->dtype, *n)) ||
         (zps && (quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), src->data, quant__bytes(src->dtype, *n)) ||
-                 quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), scales->data, 4u * ns))))
+                 quant__overlap(zps->data, nz * quant__dtype_size(zps->dtype), scales->data, sb))))
         return QUANT_ERR_OVERLAP;
     if (dst) {
         /* the fused op: dst as quantize takes it, apart from all three */
@@ -5799,7 +6075,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
         size_t db;
         if ((st = quant__check_tensors_once(src, dst, a, qdt, p, n, &channels)) != QUANT_OK) return st;
         db = quant__bytes(qdt, *n);
-        if (quant__overlap(dd, db, src->data, quant__bytes(src->dtype, *n)) || quant__overlap(dd, db, scales->data, 4u * ns) ||
+        if (quant__overlap(dd, db, src->data, quant__bytes(src->dtype, *n)) || quant__overlap(dd, db, scales->data, sb) ||
             (zps && quant__overlap(dd, db, zps->data, nz * quant__dtype_size(zps->dtype))))
             return QUANT_ERR_OVERLAP;
     }
@@ -5823,11 +6099,16 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 /* Ranges, then scales and zero points, a batch of grid entries at a time;
    with fuse, each batch quantized right after, under p->flags. partial:
    attrs' on_error is QUANT_ON_ERROR_PARTIAL. */
-QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned scheme, size_t n, float *sout,
-                                               const quant_tensor *zps, int fuse, int partial)
+QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned scheme, size_t n, const quant_tensor *scales,
+                                               const quant_tensor *zps, int fuse, int partial, float tscale)
 {
     float lo[QUANT__CELLS], hi[QUANT__CELLS];
     int32_t zp[QUANT__CELLS];
+#if QUANT__MX
+    uint8_t code[QUANT__CELLS];
+#else
+    (void)tscale;
+#endif
     const float inf = quant__float(0x7F800000u), huge = 1.70141183e38f; /* 2^127 */
     quant__grid g;
     size_t per, c0, k;
@@ -5854,14 +6135,31 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
             }
             quant__walk(p, &g, c0, c0 + nc, lo, hi, NULL, NULL);
             for (k = 0; k < nc; ++k) {
-                float s, m;
+                float s, m = 1.0f;
+#if QUANT__MX
+                if (scheme >= QUANT_MX) {
+                    if (!quant__mx_scale(lo[k], hi[k], p->qdtype, scheme, tscale, p->flags, &code[k], &s))
+                        return QUANT_ERR_SCALE_VALUE;
+                    zp[k] = 0;
+                    hi[k] = s;          /* as written */
+                    lo[k] = s * tscale; /* as the fused quantize takes it: fl(s * tensor_scale) */
+                    continue;
+                }
+#endif
                 if (!quant__qparams(lo[k], hi[k], p->qdtype, scheme, &s, &zp[k], &m)) return QUANT_ERR_SCALE_VALUE;
                 lo[k] = s;
                 hi[k] = m;
             }
             if (pass == 0) continue;
             for (k = 0; k < nc; ++k) {
-                sout[c0 + k] = lo[k];
+#if QUANT__MX
+                if (scheme >= QUANT_MX) {
+                    if (scales->dtype == QUANT_F32) ((float *)scales->data)[c0 + k] = hi[k];
+                    else ((uint8_t *)scales->data)[c0 + k] = code[k];
+                    continue;
+                }
+#endif
+                ((float *)scales->data)[c0 + k] = lo[k];
                 if (zps == NULL) continue;
                 if (zps->dtype == QUANT_S32) ((int32_t *)zps->data)[c0 + k] = zp[k];
                 else if (zps->dtype == QUANT_S8) ((int8_t *)zps->data)[c0 + k] = (int8_t)zp[k];
@@ -5900,6 +6198,7 @@ QUANT__DEF quant_attrs quant_attrs_default(void)
     a.on_error = QUANT_ON_ERROR_UNTOUCHED;
     a.src_strides = NULL;
     a.dst_strides = NULL;
+    a.tensor_scale = 0.0f;
     return a;
 }
 
@@ -5999,6 +6298,7 @@ QUANT__PRIVATE void quant__say_qtypes(quant__line *l, int s32)
 #ifndef QUANT_NO_F8
     if (s32 < 2) quant__say(l, ", f8_e4m3, f8_e5m2");
 #endif
+    if (QUANT__MX && s32 < 2) quant__say(l, ", f4_e2m1");
 }
 
 /* the float types, likewise */
@@ -6146,10 +6446,12 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
         }
         return;
     case QUANT_ERR_SCALES:
-        if (dynamic && !quant__is_float(scales->dtype)) {
+        if (dynamic && !quant__is_float(scales->dtype) &&
+            !(QUANT__MX && (scales->dtype == QUANT_E8M0 || scales->dtype == QUANT_F8_E4M3))) {
             quant__say_dtype(l, "scales", scales);
             quant__say(l, "; scales are ");
-            quant__say_ftypes(l);
+            if (QUANT__MX && QUANT__HALF) quant__say(l, "f32, f16, bf16, e8m0 or f8_e4m3");
+            else quant__say_ftypes(l);
         } else if (dynamic && !quant__grid_shape_ok(scales, src, a)) {
             quant__say(l, "scales: dims ");
             quant__say_dims(l, scales);
@@ -6351,8 +6653,9 @@ QUANT__DEF quant_status quant_choose_qparams(const quant_tensor *src, quant_dtyp
                                                 attrs ? attrs : &quant__defaults, scales, zps, &n);
     if (st != QUANT_OK) return st;
     if (n == 0) return QUANT_OK; /* an empty tensor: nothing written */
-    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 0,
-                             attrs && attrs->on_error == QUANT_ON_ERROR_PARTIAL);
+    p.flags = (unsigned short)quant__flags(attrs ? attrs : &quant__defaults, (unsigned)qdt);
+    return quant__choose_run(&p, (unsigned)scheme, n, scales, zps, 0, attrs && attrs->on_error == QUANT_ON_ERROR_PARTIAL,
+                             attrs && attrs->tensor_scale != 0.0f ? attrs->tensor_scale : 1.0f);
 }
 
 QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant_tensor *dst, quant_scheme scheme,
@@ -6367,10 +6670,10 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
     if (st != QUANT_OK) return st;
     p.flags = (unsigned short)(scheme == QUANT_ASYMMETRIC_NUDGED
                   ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 ? QUANT__F_U8 : 0u)
-                  : quant__flags(a, (unsigned)dst->dtype));
+                  : quant__flags(a, (unsigned)dst->dtype) | (scheme >= QUANT_MX ? QUANT__F_MX : 0u));
     if (n == 0) return QUANT_OK;
-    return quant__choose_run(&p, (unsigned)scheme, n, (float *)scales->data, zps, 1,
-                             a->on_error == QUANT_ON_ERROR_PARTIAL);
+    return quant__choose_run(&p, (unsigned)scheme, n, scales, zps, 1, a->on_error == QUANT_ON_ERROR_PARTIAL,
+                             a->tensor_scale != 0.0f ? a->tensor_scale : 1.0f);
 }
 #endif
 
@@ -6511,7 +6814,7 @@ QUANT__DEF const char *quant_status_str(quant_status s)
     case QUANT_ERR_SHAPE:       return "a negative dim, an element or byte count too large, or src and dst shapes differ";
     case QUANT_ERR_QTYPE:       return "unknown qtype value";
     case QUANT_ERR_AXIS:        return "per-channel axis outside [-rank, rank-1], or per-channel on rank 0";
-    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype, axis or groups, or a scales tensor that is not f32/f16/bf16 or not shaped as the scale grid";
+    case QUANT_ERR_SCALES:      return "wrong number of scales for the qtype, axis or groups, or a scales tensor of a type the operation does not take or not shaped as the scale grid";
     case QUANT_ERR_SCALE_VALUE: return "a scale is zero, NaN, infinite, or too small to invert";
     case QUANT_ERR_ZPS:         return "wrong number of zero points, a zps tensor that is not s8/u8/s32/s4/u4 or not shaped as the scales, a zps list with n_zps 0, or a non-zero zero point with f8";
     case QUANT_ERR_ZP_VALUE:    return "a zero point is outside int32";
@@ -6528,7 +6831,8 @@ QUANT__DEF const char *quant_status_str(quant_status s)
 }
 
 static const char *const quant__dtype_names[] = {
-    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2", "s4", "u4", "f16", "bf16"
+    "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2", "s4", "u4", "f16", "bf16",
+    "f4_e2m1", "e8m0", "s2", "u2", "s16"
 };
 
 QUANT__DEF const char *quant_dtype_name(quant_dtype t)
@@ -6549,7 +6853,7 @@ QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out
 {
     int i;
     if (name == NULL || out == NULL) return QUANT_ERR_NULL;
-    for (i = QUANT_F32; i <= QUANT_BF16; ++i)
+    for (i = QUANT_F32; i <= QUANT_S16; ++i)
         if (quant__streq(name, quant__dtype_names[i])) {
             *out = (quant_dtype)i;
             return QUANT_OK;

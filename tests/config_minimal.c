@@ -115,6 +115,21 @@ int main(void)
     }
 #endif
 
+    tq.dtype = QUANT_F4_E2M1;
+    a.tensor_scale = 0.5f;
+    st = quant_quantize(&tf, &tq, &a);
+#ifdef QUANT_WITH_MX
+    expect(st == QUANT_OK && q[0] == 0xF7, "f4 and tensor_scale kept"); /* 8 -> 6, -6 */
+#else
+    expect(st == QUANT_ERR_DTYPE && q[0] == 0xA5, "f4 left out");
+    tq.dtype = QUANT_S8;
+    st = quant_quantize(&tf, &tq, &a);
+    expect(st == QUANT_ERR_ATTR && q[0] == 0xA5, "tensor_scale left out");
+#endif
+    memset(q, 0xA5, sizeof q);
+    a.tensor_scale = 0.0f;
+    tq.dtype = QUANT_S8;
+
     a.src_strides = strides;
     st = quant_quantize(&tf, &tq, &a);
 #ifdef QUANT_WITH_STRIDES

@@ -211,6 +211,120 @@ O_UNUSED static uint16_t o_bf16_code_onednn(float x)
 }
 
 
+/* SPEC section 7.1: f4_e2m1. The code of a quotient v found by searching
+   the eight magnitudes for the nearest, ties to the even code; beyond the
+   largest (and Inf) the largest; v's sign kept. NaN gives 0, or under
+   onednn 6 with x's sign (oneDNN's float2e2m1). */
+static const double o_f4_mag[8] = { 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0 };
+
+O_UNUSED static uint8_t o_f4_encode(float x, float v, int rounding)
+{
+    const uint8_t sign = signbit(v) ? 8 : 0;
+    double a = fabs((double)v), best_d = INFINITY;
+    int k, best = 0;
+    if (isnan(v)) return rounding == O_ONEDNN ? (uint8_t)((signbit(x) ? 8 : 0) | 7) : 0;
+    for (k = 0; k < 8; ++k) {
+        const double d = fabs(o_f4_mag[k] - a);
+        if (d < best_d || (d == best_d && k % 2 == 0)) { best_d = d; best = k; }
+    }
+    if (a > 6.0) best = 7;
+    return (uint8_t)(sign | best);
+}
+
+O_UNUSED static uint8_t o_quant_f4(float x, float s, int rounding) { return o_f4_encode(x, o_quotient(x, s, rounding), rounding); }
+
+O_UNUSED static float o_f4_value(uint8_t code)
+{
+    const double m = o_f4_mag[code & 7];
+    return (float)((code & 8) ? -m : m);
+}
+
+O_UNUSED static float o_dequant_f4(uint8_t code, float s) { return o_mul(o_f4_value(code), s); }
+
+/* an e8m0 scale: 2^(c - 127); 0xFF NaN */
+O_UNUSED static float o_e8m0_value(uint8_t c) { return c == 0xFF ? NAN : (float)ldexp(1.0, (int)c - 127); }
+
+/* SPEC section 7.1, block scales from a group's amax (NaN left out; the
+   caller passes 0 for a group of nothing but NaN). Element types: 0 e4m3,
+   1 e5m2, 2 f4_e2m1, 3 s8. Returns the scale's code (e8m0 for the MX
+   schemes, e4m3 for NVFP4). */
+static const double o_mx_max[4] = { 448.0, 57344.0, 6.0, 127.0 };
+
+/* the biased binary32 exponent of a >= 0: 0 for 0 and subnormals */
+O_UNUSED static int o_biased_exp(float a)
+{
+    int e;
+    if (a < ldexp(1.0, -126)) return 0;
+    frexp((double)a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    return e - 1 + 127;
+}
+
+O_UNUSED static int o_mx_code(float amax, int type) /* QUANT_MX */
+{
+    const int c = o_biased_exp(amax) - (o_biased_exp((float)o_mx_max[type]) - 127); /* E(amax) - emax */
+    return c < 0 ? 0 : c > 254 ? 254 : c;
+}
+
+O_UNUSED static int o_mx_rceil_code(float amax, int type) /* QUANT_MX_RCEIL */
+{
+    const double r = (double)o_div(amax, (float)o_mx_max[type]);
+    int c;
+    for (c = 0; c < 254; ++c)
+        if (ldexp(1.0, c - 127) >= r) return c;
+    return 254;
+}
+
+/* QUANT_NVFP4: rne(max(fl(fl(amax / 6) / g), 2^-9)) in e4m3, saturating;
+   under onednn oneDNN's dynamic_fp: clamped to [2^-3, 448], then its f16
+   route */
+O_UNUSED static int o_nvfp4_code(float amax, float g, int rounding)
+{
+    float v = o_div(o_div(amax, 6.0f), g);
+    if (rounding == O_ONEDNN) {
+        v = v < 448.0f ? v : 448.0f;
+        v = v > 0.125f ? v : 0.125f;
+        return odnn_f16_to_f8(odnn_f32_to_f16(v), 0); /* float8_e4m3_t from float: through f16 */
+    }
+    if (v < (float)ldexp(1.0, -9)) v = (float)ldexp(1.0, -9);
+    return o_f8_encode(v, v, 0, 0);
+}
+
+/* oneDNN's dynamic_mx scale, transcribed as its ref_matmul computes it:
+   e8m0 truncates to the exponent field, the two powers of two are divided
+   in f32, and the quotient truncated again */
+O_UNUSED static int odnn_mx_code(float amax, int type)
+{
+    uint32_t ua, um, uq;
+    float a2, m2, q;
+    const float mx = (float)o_mx_max[type];
+    memcpy(&ua, &amax, 4);
+    memcpy(&um, &mx, 4);
+    ua = (ua >> 23) & 0xFF;
+    um = (um >> 23) & 0xFF;
+    a2 = ua == 0 ? (float)ldexp(1.0, -127) : (float)ldexp(1.0, (int)ua - 127);
+    m2 = (float)ldexp(1.0, (int)um - 127);
+    q = a2 / m2;
+    memcpy(&uq, &q, 4);
+    return (int)((uq >> 23) & 0xFF);
+}
+
+/* the fused quantize of one element under the MX and NVFP4 schemes; s the
+   scale it takes (the block scale, times g for NVFP4) */
+O_UNUSED static uint8_t o_mx_quant(float x, float s, int type, int rounding, int inf_nan)
+{
+    if (rounding == O_ONEDNN) {
+        const float mx = (float)o_mx_max[type];
+        float v = o_mul(x, o_recip(s));
+        v = isnan(v) ? -mx : v < -mx ? -mx : v > mx ? mx : v;
+        if (type <= 1) return o_quant_f8(v, 1.0f, O_ONEDNN, type, 0);
+        if (type == 2) return o_f4_encode(v, v, O_ONEDNN);
+        return (uint8_t)(int8_t)nearbyint((double)v);
+    }
+    if (type <= 1) return o_quant_f8(x, s, rounding, type, inf_nan);
+    if (type == 2) return o_quant_f4(x, s, rounding);
+    return (uint8_t)(int8_t)o_quant_int(x, s, 0, rounding, -127, 127);
+}
+
 /* SPEC section 6, scales and zero points from data: one grid entry's from
    the least and greatest of its elements (NaN left out; mn > mx when it
    has none). scheme 0 asymmetric, 1 symmetric, 2 nudged; qlo/qhi the

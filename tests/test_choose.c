@@ -510,7 +510,8 @@ static void validation(void)
     CHECK(quant_choose_qparams(&src, QUANT_S8, QUANT_ASYMMETRIC, NULL, NULL, &zt) == QUANT_ERR_NULL, "NULL scales");
     CHECK(quant_choose_qparams(&src, QUANT_S8, QUANT_ASYMMETRIC, NULL, &st, NULL) == QUANT_ERR_NULL, "asym, no zps");
     CHECK(quant_choose_and_quantize(&src, NULL, QUANT_SYMMETRIC, NULL, &st, NULL) == QUANT_ERR_NULL, "NULL dst");
-    CHECK(quant_choose_qparams(&src, QUANT_S8, (quant_scheme)3, NULL, &st, &zt) == QUANT_ERR_ATTR, "scheme 3");
+    CHECK(quant_choose_qparams(&src, QUANT_S8, (quant_scheme)6, NULL, &st, &zt) == QUANT_ERR_ATTR, "scheme 6");
+    CHECK(quant_choose_qparams(&src, QUANT_S8, QUANT_MX, NULL, &st, &zt) == QUANT_ERR_ZPS, "MX with zero points");
     CHECK(quant_choose_qparams(&src, QUANT_F8_E4M3, QUANT_ASYMMETRIC, NULL, &st, &zt) == QUANT_ERR_DTYPE, "asym f8");
     CHECK(quant_choose_qparams(&src, QUANT_S32, QUANT_SYMMETRIC, NULL, &st, NULL) == QUANT_ERR_DTYPE, "s32");
     CHECK(quant_choose_qparams(&src, QUANT_F32, QUANT_SYMMETRIC, NULL, &st, NULL) == QUANT_ERR_DTYPE, "f32");

@@ -137,7 +137,7 @@ int main(void)
     t = st;
     t.dtype = QUANT_S8;
     expect(DQ, &src, &t, NULL, &dst, &a, QUANT_ERR_SCALES,
-           "scales: dtype s8; scales are f32, f16 or bf16");
+           "scales: dtype s8; scales are f32, f16, bf16, e8m0 or f8_e4m3");
     t = st;
     t.rank = 2; t.dims[0] = 8; t.dims[1] = 8;
     expect(DQ, &src, &t, NULL, &dst, &a, QUANT_ERR_SCALES, "scales: dims [8, 8]; per_channel on axis -4 (64 channels) needs 64, in 1-D");
@@ -156,14 +156,14 @@ int main(void)
     t = dst;
     t.dtype = QUANT_F32;
     expect(DQ, &src, &st, NULL, &t, &a, QUANT_ERR_DTYPE,
-           "dst: dtype f32; quantize writes s8, u8, s4, u4, f8_e4m3, f8_e5m2");
+           "dst: dtype f32; quantize writes s8, u8, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.dtype = (quant_dtype)77;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_DTYPE, "src: dtype 77; quantize reads f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &dst, &a, QUANT_ERR_DTYPE,
            "dst: dtype s8; dequantize writes f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &src, &a, QUANT_ERR_DTYPE,
-           "src: dtype f32; dequantize reads s8, u8, s32, s4, u4, f8_e4m3, f8_e5m2");
+           "src: dtype f32; dequantize reads s8, u8, s32, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.data = NULL;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_NULL, "src: data is NULL with 1728 elements");

@@ -18,7 +18,8 @@
 #include "bytes.h"
 #include "oracle.h"
 
-static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
+/* packed two to a byte */
+static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4 || t == QUANT_F4_E2M1; }
 static size_t esize(quant_dtype t) { return nbytes(t, 1); }
 /* the bytes that hold elements 0 .. elems-1 of a strided layout */
 static size_t span(quant_dtype t, size_t elems) { return is4(t) ? (elems + 1) / 2 : elems * esize(t); }
@@ -103,8 +104,9 @@ static void put_float(quant_dtype t, void *p, size_t i)
 }
 
 static const quant_dtype fdts[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
-/* the quantized side: the first six quantize, all seven dequantize */
-static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4, QUANT_S32 };
+/* the quantized side: the first seven quantize, all eight dequantize */
+static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4, QUANT_F4_E2M1,
+                                    QUANT_S32 };
 
 typedef struct scase {
     quant_op op;
@@ -156,7 +158,7 @@ static void set_scales(scase *c, quant_dtype q);
 static void make_case(scase *c)
 {
     const int quantize = check_rand() % 2, dynamic = check_rand() % 2;
-    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 6u : 7u)];
+    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 7u : 8u)];
     int d;
     memset(c, 0, sizeof *c);
     c->op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
@@ -250,17 +252,18 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
 {
     const int quantize = c->op == QUANT_OP_QUANTIZE || c->op == QUANT_OP_DYNAMIC_QUANTIZE;
     const quant_dtype q = quantize ? c->dst.dtype : c->src.dtype, f = quantize ? c->src.dtype : c->dst.dtype;
-    const int rnd = (int)c->a.rounding, e5 = q == QUANT_F8_E5M2, f8 = q == QUANT_F8_E4M3 || e5;
+    const int rnd = (int)c->a.rounding, e5 = q == QUANT_F8_E5M2, f8 = q == QUANT_F8_E4M3 || e5, f4 = q == QUANT_F4_E2M1;
     const size_t n = count(&c->src);
     size_t e;
     for (e = 0; e < n; ++e) {
         const size_t g = entry_of(c, e), so = offset(&c->src, ss, e), dof = offset(&c->dst, ds, e);
         const float s = c->sc[g];
-        const int64_t z = c->has_zps && !f8 ? c->zl[g] : 0;
+        const int64_t z = c->has_zps && !f8 && !f4 ? c->zl[g] : 0;
         if (quantize) {
             const float x = load_float(f, c->src.data, so);
             int64_t v;
             if (f8) v = o_quant_f8(x, s, rnd, e5, c->a.f8_overflow == QUANT_F8_INF_NAN);
+            else if (f4) v = o_quant_f4(x, s, rnd);
             else {
                 const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : 0;
                 const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : 15;
@@ -271,6 +274,7 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
         } else {
             float y;
             if (f8) y = o_dequant_f8_r(((const uint8_t *)c->src.data)[so], s, e5, rnd);
+            else if (f4) y = o_dequant_f4((uint8_t)nib_get(c->src.data, so), s);
             else {
                 int64_t v;
                 if (q == QUANT_S32) { int32_t i32; memcpy(&i32, (const char *)c->src.data + 4 * so, 4); v = i32; }

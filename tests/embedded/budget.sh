@@ -2,7 +2,8 @@
 # budget.sh SRCDIR OUTDIR "CC FLAGS...": flash size and stack of quant.h at
 # -Os for the target in CC, checked against the firmware budgets, on a core
 # with an FPU: the whole library but the choose pair, quant_explain and the
-# strided path (QUANT_NO_CHOOSE QUANT_NO_EXPLAIN QUANT_NO_STRIDES) <= 12 KiB
+# strided path and the MX family (QUANT_NO_CHOOSE QUANT_NO_EXPLAIN
+# QUANT_NO_STRIDES QUANT_NO_MX) <= 12 KiB
 # of .text + .rodata (with them: reported, not held to a budget), the
 # smallest configuration (QUANT_MINIMAL) <= 4 KiB, and what each
 # QUANT_WITH_ macro adds to it (reported); everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
@@ -87,10 +88,11 @@ measure() { # name, file, extra flags -> prints "text rodata runtime data"
 }
 
 minimal="-DQUANT_MINIMAL"
-withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES"
+withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX"
 echo "flash size at -Os ($cc), bytes:"
 printf '  %-46s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
 set -- "all|all.c|" "all but choose, explain, strides|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES" \
+       "all but choose, explain, strides, MX|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES -DQUANT_NO_MX" \
        "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
        "all, QUANT_MINIMAL|all.c|$minimal"
 # what each feature adds back to the minimal build
@@ -109,7 +111,7 @@ for cfg in "$@"; do
     esac
     [ "$4" -ne 0 ] && { echo "FAIL: $name has $4 bytes of .data/.bss"; fail=1; }
     case "$name" in
-        "all but choose, explain, strides") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
+        "all but choose, explain, strides, MX") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
         "all, QUANT_MINIMAL") min_total=$total
             [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt 1024 ] && { echo "FAIL: one row kernel $1 > 1024 bytes"; fail=1; } ;;
@@ -118,11 +120,13 @@ done
 
 # stack: every function's frame from -fstack-usage, chains from -fcallgraph-info
 # shellcheck disable=SC2086
-for strides in no yes; do
-flags=-DQUANT_NO_STRIDES; [ $strides = yes ] && flags=
+# held to the budget without the strided path and the MX family; each of
+# them reported apart
+for pass in core mx strides; do
+case $pass in core) flags="-DQUANT_NO_STRIDES -DQUANT_NO_MX" ;; mx) flags=-DQUANT_NO_STRIDES ;; *) flags= ;; esac
 # shellcheck disable=SC2086
 (cd "$out" && $cc -std=c99 -Os -ffreestanding -fstack-usage -fcallgraph-info=su $flags -I"$src" -c all.c -o stack.o) || { echo "FAIL: stack build"; exit 1; }
-python3 - "$out/stack.ci" $has_fpu $strides <<'PY' || fail=1
+python3 - "$out/stack.ci" $has_fpu $pass <<'PY' || fail=1
 import re, sys
 text = open(sys.argv[1]).read()
 frame, edges = {}, {}
@@ -137,11 +141,15 @@ def depth(f, seen=()):
     return frame.get(f, 0) + max([depth(g, seen + (f,)) for g in edges.get(f, [])] or [0])
 public = sorted(t for t in frame if re.fullmatch(r'(.*:)?quant_[a-z0-9_]+', t) and '__' not in t.split(':')[-1])
 soft = sys.argv[2] == '0'
-if sys.argv[3] == 'yes':   # the strided path: reported, not held
+if sys.argv[3] == 'strides':   # the strided path: reported, not held
     for f in public:
         name = f.split(':')[-1]
         if name in ('quant_quantize', 'quant_run_range'):
             print(f"  stack {name:<28} {depth(f):>5} bytes with the strided path (no budget)")
+    sys.exit(0)
+if sys.argv[3] == 'mx':        # the MX family (f4, e8m0/e4m3 scales): reported, not held
+    d = max(depth(f) for f in public if not f.split(':')[-1].startswith('quant_choose_') and not f.endswith('quant_explain'))
+    print(f"  deepest public call chain with the MX family: {d} bytes (no budget)")
     sys.exit(0)
 worst, over = 0, []
 for f in public:
