@@ -161,7 +161,9 @@
    rules of the rounding, s8 kept to [-127, 127]; under onednn it is
    oneDNN's matmul dynamic quantization: fl(x * fl(1/s)) clamped to
    [-max, max], NaN to -max, then converted (f8 through f16). It quantizes
-   an element at a time for now (no vector kernel yet).
+   an element at a time for now (no vector kernel yet); dequantize of f4
+   and the quant_mxfp4_to_* / quant_nvfp4_to_* rows look each element up
+   in its group's table of 16 results (AVX-512: vpermps / vpermw).
 
    quant_choose_and_quantize also writes dst (dtype qdt) with attrs'
    rounding and f8_overflow, as quant_dynamic_quantize would with those
@@ -493,6 +495,17 @@ QUANT_API void quant_u4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, con
 QUANT_API void quant_s4_to_f32(const uint8_t *src, float *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
 QUANT_API void quant_s4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
 QUANT_API void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const float *scales, const uint8_t *zps, size_t g);
+/* MXFP4 and NVFP4 weight rows: packed f4_e2m1 (as s4), element i scaled by
+   its group's scale: MXFP4 an e8m0 code per 32 elements (scales[i / 32]),
+   NVFP4 an f8_e4m3 code per 16 (scales[i / 16]) times tensor_scale (0:
+   none), folded as the ops fold it. dst gets fl(decode(q) * s), as f32 or
+   rounded once more to f16/bf16. No validation. */
+QUANT_API void quant_mxfp4_to_f32(const uint8_t *src, float *dst, size_t n, const uint8_t *scales);
+QUANT_API void quant_mxfp4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales);
+QUANT_API void quant_mxfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales);
+QUANT_API void quant_nvfp4_to_f32(const uint8_t *src, float *dst, size_t n, const uint8_t *scales, float tensor_scale);
+QUANT_API void quant_nvfp4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale);
+QUANT_API void quant_nvfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale);
 
 /* Names and parsing. Strings are exact: no blanks, exact case. */
 QUANT_API const char  *quant_status_str(quant_status s);
@@ -1240,6 +1253,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__w4_table QUANT__SFX(quant__w4_table)
 #define quant__w4_idx16 QUANT__SFX(quant__w4_idx16)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
+#define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
@@ -3135,51 +3149,6 @@ QUANT__PRIVATE void quant__simd_half_to_i8_x86(const uint16_t *src, uint8_t *dst
 
 #endif
 
-/* ---- >>unit fp4: f4_e2m1 codes, e8m0 and f8_e4m3 scales ---------------- */
-#if QUANT__PART == 1 && QUANT__MX
-
-/* The e2m1 code of a quotient v: the nearest of +-{0, .5, 1, 1.5, 2, 3, 4,
-   6}, ties to the even code (0.25 -> 0, 0.75 -> 1, 1.25 -> 1, 1.75 -> 2,
-   2.5 -> 2, 3.5 -> 4, 5 -> 4), beyond 6 and Inf 6, v's sign kept (-0 and
-   small negatives give 0x8). The magnitude code counts the midpoints |v|
-   passes: strictly where the code below is even, or reaching it where the
-   code above is. NaN gives 0 (the zero point), or under onednn (nan6) 6
-   with x's sign, as oneDNN's float2e2m1 does. */
-QUANT__INLINE unsigned quant__f4_code(float v, float x, int nan6)
-{
-    const uint32_t u = quant__bits(v);
-    const float a = quant__float(u & 0x7FFFFFFFu);
-    if (a != a) return nan6 ? (quant__bits(x) >> 28 & 8u) | 7u : 0u;
-    return (u >> 28 & 8u) | ((unsigned)(a > 0.25f) + (unsigned)(a >= 0.75f) + (unsigned)(a > 1.25f) + (unsigned)(a >= 1.75f) +
-                             (unsigned)(a > 2.5f) + (unsigned)(a >= 3.5f) + (unsigned)(a > 5.0f));
-}
-
-/* the value of an e2m1 code: its magnitude in halves, times 0.5, signed */
-QUANT__INLINE float quant__f4_value(unsigned c)
-{
-    static const unsigned char halves[8] = { 0, 1, 2, 3, 4, 6, 8, 12 };
-    const float a = (float)halves[c & 7u] * 0.5f;
-    return (c & 8u) ? -a : a;
-}
-
-/* an e8m0 scale: 2^(c - 127), code 0 the subnormal 2^-127, 0xFF NaN */
-QUANT__INLINE float quant__e8m0_value(uint8_t c)
-{
-    return c == 0xFFu ? quant__float(0x7FC00000u) : c == 0 ? quant__float(0x00400000u) : quant__float((uint32_t)c << 23);
-}
-
-/* an f8_e4m3 scale, exactly: S.EEEE.MMM, bias 7, subnormal steps 2^-9, NaN
-   S.1111.111 */
-QUANT__INLINE float quant__e4m3_value(uint8_t c)
-{
-    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
-    if (a == 0x7Fu) return quant__float(sign | 0x7FC00000u);
-    if (a < 8u) return quant__float(quant__bits((float)(int32_t)a * quant__float(118u << 23)) | sign);
-    return quant__float(sign | ((a << 20) + (120u << 23)));
-}
-
-#endif
-
 /* ---- >>unit weights4: packed 4-bit rows, a scale per group (w4) --------- */
 /* Weight decompression: element i of a packed s4/u4 row uses scales[i / g]
    and zero point i / g of zps (packed like the row; NULL: 0). Part 2
@@ -3702,6 +3671,169 @@ QUANT__PRIVATE void quant__simd_w4_x86(const uint8_t *src, void *dst, size_t n, 
 #  define quant__w4 QUANT__BK(quant__simd_w4)
 #else
 #  define quant__w4 quant__scalar_w4
+#endif
+
+#endif
+
+/* ---- >>unit fp4: f4_e2m1 codes, e8m0 and f8_e4m3 scales ---------------- */
+#if QUANT__PART == 1 && QUANT__MX
+
+/* The e2m1 code of a quotient v: the nearest of +-{0, .5, 1, 1.5, 2, 3, 4,
+   6}, ties to the even code (0.25 -> 0, 0.75 -> 1, 1.25 -> 1, 1.75 -> 2,
+   2.5 -> 2, 3.5 -> 4, 5 -> 4), beyond 6 and Inf 6, v's sign kept (-0 and
+   small negatives give 0x8). The magnitude code counts the midpoints |v|
+   passes: strictly where the code below is even, or reaching it where the
+   code above is. NaN gives 0 (the zero point), or under onednn (nan6) 6
+   with x's sign, as oneDNN's float2e2m1 does. */
+QUANT__INLINE unsigned quant__f4_code(float v, float x, int nan6)
+{
+    const uint32_t u = quant__bits(v);
+    const float a = quant__float(u & 0x7FFFFFFFu);
+    if (a != a) return nan6 ? (quant__bits(x) >> 28 & 8u) | 7u : 0u;
+    return (u >> 28 & 8u) | ((unsigned)(a > 0.25f) + (unsigned)(a >= 0.75f) + (unsigned)(a > 1.25f) + (unsigned)(a >= 1.75f) +
+                             (unsigned)(a > 2.5f) + (unsigned)(a >= 3.5f) + (unsigned)(a > 5.0f));
+}
+
+/* the value of an e2m1 code: its magnitude in halves, times 0.5, signed */
+QUANT__INLINE float quant__f4_value(unsigned c)
+{
+    static const unsigned char halves[8] = { 0, 1, 2, 3, 4, 6, 8, 12 };
+    const float a = (float)halves[c & 7u] * 0.5f;
+    return (c & 8u) ? -a : a;
+}
+
+/* an e8m0 scale: 2^(c - 127), code 0 the subnormal 2^-127, 0xFF NaN */
+QUANT__INLINE float quant__e8m0_value(uint8_t c)
+{
+    return c == 0xFFu ? quant__float(0x7FC00000u) : c == 0 ? quant__float(0x00400000u) : quant__float((uint32_t)c << 23);
+}
+
+/* an f8_e4m3 scale, exactly: S.EEEE.MMM, bias 7, subnormal steps 2^-9, NaN
+   S.1111.111 */
+QUANT__INLINE float quant__e4m3_value(uint8_t c)
+{
+    const uint32_t sign = (uint32_t)(c & 0x80u) << 24, a = c & 0x7Fu;
+    if (a == 0x7Fu) return quant__float(sign | 0x7FC00000u);
+    if (a < 8u) return quant__float(quant__bits((float)(int32_t)a * quant__float(118u << 23)) | sign);
+    return quant__float(sign | ((a << 20) + (120u << 23)));
+}
+
+enum { QUANT__F4_F32 = 0, QUANT__F4_F16 = 1, QUANT__F4_BF16 = 2 };
+
+/* A packed f4_e2m1 row from element 0 (src's low nibble), n elements, a
+   group of g (0: one group) at a time: the group's scale (stype QUANT_F32,
+   QUANT_E8M0 or QUANT_F8_E4M3, times tscale when not 0) makes a table of
+   its 16 results, fl(decode(j) * s), rounded once more for a 16-bit out,
+   and each element is a lookup: exactly the per-element arithmetic. */
+QUANT__NOINLINE void quant__f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype, float tscale,
+                                   size_t g, unsigned out)
+{
+    float t[16];
+    uint16_t h[16];
+    size_t i0, gi = 0, i;
+    unsigned j;
+    if (g == 0 || g > n) g = n;
+    for (i0 = 0; i0 < n; i0 += g, ++gi) {
+        const size_t end = n - i0 < g ? n : i0 + g;
+        const uint8_t c = ((const uint8_t *)scales)[gi];
+        float s = stype == QUANT_E8M0 ? quant__e8m0_value(c) : stype == QUANT_F8_E4M3 ? quant__e4m3_value(c)
+                : ((const float *)scales)[gi];
+        if (tscale != 0.0f) s *= tscale;
+        for (j = 0; j < 16; ++j) {
+            t[j] = quant__f4_value(j) * s;
+#if QUANT__HALF
+            h[j] = out == QUANT__F4_F16 ? quant__f32_to_f16(t[j]) : quant__f32_to_bf16(t[j]);
+#else
+            h[j] = 0;
+#endif
+        }
+        i = i0;
+        if (out == QUANT__F4_F32) {
+            float *y = (float *)dst;
+            if (i & 1u) { y[i] = t[src[i >> 1] >> 4]; ++i; }
+            for (; i + 2 <= end; i += 2) { const unsigned b = src[i >> 1]; y[i] = t[b & 15u]; y[i + 1] = t[b >> 4]; }
+            if (i < end) y[i] = t[src[i >> 1] & 15u];
+        } else {
+            uint16_t *y = (uint16_t *)dst;
+            if (i & 1u) { y[i] = h[src[i >> 1] >> 4]; ++i; }
+            for (; i + 2 <= end; i += 2) { const unsigned b = src[i >> 1]; y[i] = h[b & 15u]; y[i + 1] = h[b >> 4]; }
+            if (i < end) y[i] = h[src[i >> 1] & 15u];
+        }
+    }
+}
+
+#elif QUANT__PART == 2 && QUANT__MX
+
+#if QUANT__PASS == QUANT_SIMD_AVX512
+/* AVX-512: a group's 16 results in one register (one multiply of the 16
+   code values), each 16 elements a vpermps of indices from 8 bytes (f32)
+   or a vpermw of the narrowed table (f16, bf16); groups of a multiple of
+   16 (MXFP4's 32, NVFP4's 16), the rest of a short last group by the
+   scalar table */
+QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
+                                       float tscale, size_t g, unsigned out)
+{
+    const __m512 vals = _mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+                                       -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f);
+    const __m256i m = _mm256_set1_epi32(0x000F000F);
+    size_t i0, gi = 0, i;
+    if (g == 0 || g > n) g = n;
+    if (g % 16u != 0) { quant__f4_row(src, dst, n, scales, stype, tscale, g, out); return; }
+    for (i0 = 0; i0 < n; i0 += g, ++gi) {
+        const size_t end = n - i0 < g ? n : i0 + g;
+        const uint8_t c = ((const uint8_t *)scales)[gi];
+        float s = stype == QUANT_E8M0 ? quant__e8m0_value(c) : stype == QUANT_F8_E4M3 ? quant__e4m3_value(c)
+                : ((const float *)scales)[gi];
+        __m512 y;
+        if (tscale != 0.0f) s *= tscale;
+        y = _mm512_mul_ps(vals, _mm512_set1_ps(s));
+        i = i0; /* even: groups are whole bytes */
+        if (out == QUANT__F4_F32) {
+            for (; i + 16 <= end; i += 16)
+                _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(quant__w4_idx16(src + (i >> 1)), y));
+        } else {
+            /* the table narrowed as the scalar code narrows it, NaN included */
+            const __m256i t = _mm512_cvtepi32_epi16(quant__v_to_half(y, out == QUANT__F4_BF16));
+            const __m512i t2 = _mm512_castsi256_si512(t), m2 = _mm512_set1_epi32(0x000F000F);
+            for (; i + 32 <= end; i += 32) { /* 16 bytes to 32 words, as below */
+                const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
+                const __m512i k = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m2, 0xA8);
+                _mm512_storeu_si512((void *)((uint16_t *)dst + i), _mm512_permutexvar_epi16(k, t2));
+            }
+            for (; i + 16 <= end; i += 16) {
+                /* 8 bytes to 16 words, nibble k of the 16 in word k: (b | b << 12) & 0x000F000F */
+                const __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1))));
+                const __m256i k = _mm256_ternarylogic_epi32(d, _mm256_slli_epi32(d, 12), m, 0xA8);
+                _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + i), _mm256_permutexvar_epi16(k, t));
+            }
+        }
+        if (i < end) /* a short last group: the rest by the scalar table */
+            quant__f4_row(src + (i >> 1), out == QUANT__F4_F32 ? (void *)((float *)dst + i) : (void *)((uint16_t *)dst + i),
+                          end - i, &s, QUANT_F32, 0.0f, 0, out);
+    }
+}
+#else
+/* elsewhere the scalar table kernel, compiled for the pass */
+QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
+                                       float tscale, size_t g, unsigned out)
+{
+    quant__f4_row(src, dst, n, scales, stype, tscale, g, out);
+}
+#endif
+
+#elif QUANT__PART == 3 && QUANT__MX
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_f4_row_x86(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
+                                           float tscale, size_t g, unsigned out)
+{
+    QUANT__PICK(quant__simd_f4_row, (src, dst, n, scales, stype, tscale, g, out));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__f4_rowk QUANT__BK(quant__simd_f4_row)
+#else
+#  define quant__f4_rowk quant__f4_row
 #endif
 
 #endif
@@ -4346,6 +4478,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef QUANT__W4_LUT
 #undef QUANT__W4_LUT_F32
 #undef quant__simd_w4
+#undef quant__simd_f4_row
 #undef quant__v_lo
 #undef quant__v_hi
 #undef quant__v_minmax_body
@@ -5079,6 +5212,11 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
                    (p->zp_kind == QUANT__ZP_NONE ||
                     p->zp_kind == (p->qdtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4));
     const int half_i8 = p->quantize && !QUANT__F32_SIDE(p) && (p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8);
+#if QUANT__MX
+    /* dequantize of f4_e2m1 with at most QUANT__STAGE groups a row: the
+       table row kernel, a row at a time */
+    const int f4 = !p->quantize && quant__is_f4(p->qdtype) && row / gl < QUANT__STAGE && !(p->flags & QUANT__F_BF16_FTZ);
+#endif
 #endif
     if (r1 > p->outer * p->channels * p->inner / row) r1 = p->outer * p->channels * p->inner / row;
     for (r = r0; r < r1; ++r) {
@@ -5102,6 +5240,17 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
                       p->fdtype == QUANT_F32 ? QUANT__W4_F32 : p->fdtype == QUANT_F16 ? QUANT__W4_F16 : QUANT__W4_BF16);
             continue;
         }
+#if QUANT__MX
+        if (f4 && !((r * row) & 1u)) {
+            const size_t ng = row / gl + (row % gl != 0);
+            for (k = 0; k < ng; ++k) sc[k] = quant__scale_at(p, base + k); /* folded already */
+            quant__f4_rowk((const uint8_t *)p->src + (r * row >> 1), p->fdtype == QUANT_F32 ? (void *)((float *)p->dst + r * row)
+                                                                                        : (void *)((uint16_t *)p->dst + r * row),
+                          row, sc, QUANT_F32, 0.0f, gl,
+                          p->fdtype == QUANT_F32 ? QUANT__F4_F32 : p->fdtype == QUANT_F16 ? QUANT__F4_F16 : QUANT__F4_BF16);
+            continue;
+        }
+#endif
         for (j = 0; j < row; j += QUANT__STAGE) {
             const size_t len = row - j < QUANT__STAGE ? row - j : QUANT__STAGE;
             /* a group at a time: left elements remain of grid entry at */
@@ -6791,6 +6940,35 @@ QUANT__DEF void quant_s4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, co
 }
 #endif
 #endif /* QUANT_NO_4BIT */
+
+#if QUANT__MX
+QUANT__DEF void quant_mxfp4_to_f32(const uint8_t *src, float *dst, size_t n, const uint8_t *scales)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_E8M0, 0.0f, 32, QUANT__F4_F32);
+}
+QUANT__DEF void quant_nvfp4_to_f32(const uint8_t *src, float *dst, size_t n, const uint8_t *scales, float tensor_scale)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_F8_E4M3, tensor_scale, 16, QUANT__F4_F32);
+}
+#if QUANT__HALF
+QUANT__DEF void quant_mxfp4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_E8M0, 0.0f, 32, QUANT__F4_F16);
+}
+QUANT__DEF void quant_mxfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_E8M0, 0.0f, 32, QUANT__F4_BF16);
+}
+QUANT__DEF void quant_nvfp4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_F8_E4M3, tensor_scale, 16, QUANT__F4_F16);
+}
+QUANT__DEF void quant_nvfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale)
+{
+    quant__f4_rowk(src, dst, n, scales, QUANT_F8_E4M3, tensor_scale, 16, QUANT__F4_BF16);
+}
+#endif
+#endif /* QUANT__MX */
 
 QUANT__DEF const char *quant_status_str(quant_status s)
 {

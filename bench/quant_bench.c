@@ -89,6 +89,8 @@ static quant_dtype fdt(const row *r) { return r->ft; }
 /* the rows of the newer formats: packed 4-bit rows and bf16 sources */
 static int is_new(const row *r) { return r->op == OP_W4 || fdt(r) != QUANT_F32; }
 static int w4_sgn(const row *r) { return r->qt == QUANT_S4; }
+/* MXFP4 weights: packed f4_e2m1 with an e8m0 scale per 32 (the codes in gz) */
+static int is_f4(const row *r) { return r->op == OP_W4 && r->qt == QUANT_F4_E2M1; }
 static int w4_out(const row *r) { return fdt(r) == QUANT_F32 ? 0 : fdt(r) == QUANT_F16 ? 1 : 2; }
 /* the bytes of one destination element; of data read and written per element */
 static size_t out_size(const row *r) { return r->op == OP_W4 ? (fdt(r) == QUANT_F32 ? 4 : 2) : r->op == OP_Q ? 1 : 4; }
@@ -143,7 +145,10 @@ static void call_new(ctx *c)
             c->impl == I_DISP ? disp_w4 : quant_w4;
         void (*h8)(const uint16_t *, int8_t *, size_t, float, int32_t) =
             c->impl == I_DISP ? disp_bf16_to_s8 : quant_bf16_to_s8;
-        if (r->op == OP_W4) w4(b->q, b->y, r->n, b->scales, b->gz, r->g, w4_sgn(r), w4_out(r));
+        if (is_f4(r)) {
+            if (w4_out(r) == 0) quant_mxfp4_to_f32(b->q, b->y, r->n, b->gz);
+            else (w4_out(r) == 1 ? quant_mxfp4_to_f16 : quant_mxfp4_to_bf16)(b->q, (uint16_t *)(void *)b->y, r->n, b->gz);
+        } else if (r->op == OP_W4) w4(b->q, b->y, r->n, b->scales, b->gz, r->g, w4_sgn(r), w4_out(r));
         else if (r->layout == PT && r->rounding == QUANT_ROUND_EXACT) h8(b->h, (int8_t *)b->q, r->n, b->scales[0], z);
         else if (r->layout == PC_ROWK)
             for (k = 0; k < r->C; ++k) h8(b->h + k * ROW_LEN, (int8_t *)b->q + k * ROW_LEN, ROW_LEN, b->scales[k], z);
@@ -255,6 +260,8 @@ static void fill_new(bufs *b, const row *r)
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         b->gz[i] = (uint8_t)(s >> 32);
     }
+    if (is_f4(r)) /* a valid e8m0 code a group: 2^-7 .. 2^0 */
+        for (i = 0; i < chans_of(r); ++i) b->gz[i] = (uint8_t)(120u + b->gz[i] % 8u);
 }
 
 typedef struct result {
@@ -306,6 +313,7 @@ static void run_row(const row *r, bufs *b, int runs, result *res)
         cs[impl] = c;
         cs[impl].impl = impl;
         have[impl] = 1;
+        if (is_f4(r) && (impl == I_PLAIN || impl == I_DISP)) { have[impl] = 0; continue; } /* quant.h and the limit */
         if (impl == I_DNNL && is_new(r)) {
             /* bf16 -> s8 with output scales, as the f32 rows; oneDNN 2.6 has no 4-bit types */
             have[impl] = 0;
@@ -760,6 +768,8 @@ int main(int argc, char **argv)
         for (k = 0; k < 2; ++k) {
             for (d = 0; d < 3; ++d) rows[nrows++] = (row){ OP_W4, PG, 0, QUANT_U4, n, n / groups[k], w4_outs[d], groups[k] };
             rows[nrows++] = (row){ OP_W4, PG, 0, QUANT_S4, n, n / groups[k], QUANT_BF16, groups[k] };
+            if (groups[k] == 32)
+                for (d = 0; d < 3; ++d) rows[nrows++] = (row){ OP_W4, PG, 0, QUANT_F4_E2M1, n, n / 32, w4_outs[d], 32 };
             if (n / groups[k] > maxc) maxc = n / groups[k];
         }
         rows[nrows++] = (row){ OP_Q, PT, QUANT_ROUND_EXACT, QUANT_S8, n, 1, QUANT_BF16, 0 };

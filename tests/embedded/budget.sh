@@ -45,6 +45,13 @@ void (*volatile keep[])(void) = {
     (void (*)(void))quant_f32_to_f8_e4m3, (void (*)(void))quant_f32_to_f8_e5m2,
     (void (*)(void))quant_f8_e4m3_to_f32, (void (*)(void))quant_f8_e5m2_to_f32,
 #endif
+#ifndef QUANT_NO_MX
+    (void (*)(void))quant_mxfp4_to_f32, (void (*)(void))quant_nvfp4_to_f32,
+#  ifndef QUANT_NO_HALF
+    (void (*)(void))quant_mxfp4_to_f16, (void (*)(void))quant_mxfp4_to_bf16,
+    (void (*)(void))quant_nvfp4_to_f16, (void (*)(void))quant_nvfp4_to_bf16,
+#  endif
+#endif
 #ifndef QUANT_NO_CHOOSE
     (void (*)(void))quant_choose_qparams, (void (*)(void))quant_choose_and_quantize,
 #endif

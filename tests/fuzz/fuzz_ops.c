@@ -24,6 +24,11 @@
    range (2, -1, ...: QUANT_ERR_ATTR for every op). The ops other than the
    choose pair only validate it: partial must change nothing.
 
+   SPEC section 7.1's f4_e2m1 is a quantize dst and dequantize src, packed
+   as s4, zero points as f8; scales tensors may be e8m0 (0xFF is NaN) or
+   f8_e4m3 (a negative one is bad too). tensor_scale and the MX schemes are
+   left to test_mx.
+
    SPEC section 6 is part of the model: the dtypes s4/u4 (two per byte,
    element 2k in the low nibble of byte k, ceil(n / 2) bytes, an odd count's
    last high nibble written 0) and f16/bf16 (2-byte aligned) as src, dst,
@@ -131,7 +136,8 @@ static int64_t pick_dim(reader *r)
 
 static const quant_dtype wild_dtypes[] = {
     QUANT_UNDEF, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
-    QUANT_S4, QUANT_U4, QUANT_F16, QUANT_BF16, (quant_dtype)11, (quant_dtype)-1, (quant_dtype)1000
+    QUANT_S4, QUANT_U4, QUANT_F16, QUANT_BF16, QUANT_F4_E2M1, QUANT_E8M0, (quant_dtype)(QUANT_S16 + 1), (quant_dtype)-1,
+    (quant_dtype)1000
 };
 
 static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -295,6 +301,8 @@ static const char *const op_name[6] = { "quantize", "dequantize", "dynamic_quant
 
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 static int is_4bit(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
+static int is_f4(quant_dtype t) { return t == QUANT_F4_E2M1; }
+static int is_packed(quant_dtype t) { return is_4bit(t) || is_f4(t); } /* two to a byte */
 static int is_h16(quant_dtype t) { return t == QUANT_F16 || t == QUANT_BF16; }
 static int is_float_t(quant_dtype t) { return t == QUANT_F32 || is_h16(t); }    /* f32, f16, bf16 */
 static int is_zp_t(quant_dtype t)
@@ -308,7 +316,7 @@ static size_t esize(quant_dtype t)
     return t == QUANT_F32 || t == QUANT_S32 ? 4 : is_h16(t) ? 2 : 1;
 }
 /* the bytes of n elements, packed for 4-bit; unknown dtypes as bytes */
-static uint64_t nbytes(quant_dtype t, uint64_t n) { return is_4bit(t) ? n / 2 + (n & 1) : n * esize(t); }
+static uint64_t nbytes(quant_dtype t, uint64_t n) { return is_packed(t) ? n / 2 + (n & 1) : n * esize(t); }
 /* the alignment SPEC section 4 and 6 require of the data */
 static unsigned align_of(quant_dtype t) { return (unsigned)esize(t); }
 static int misaligned(const void *p, unsigned al) { return ((uintptr_t)p & (al - 1)) != 0; }
@@ -335,6 +343,8 @@ static float load_float(quant_dtype t, const uint8_t *p, uint64_t i)
     float f;
     uint16_t h;
     if (t == QUANT_F32) { memcpy(&f, p + 4 * i, 4); return f; }
+    if (t == QUANT_E8M0) return o_e8m0_value(p[i]);     /* scales only */
+    if (t == QUANT_F8_E4M3) return o_f8_decode(p[i], 0); /* scales only */
     memcpy(&h, p + 2 * i, 2);
     return widen16(h, t == QUANT_BF16);
 }
@@ -492,11 +502,11 @@ static int bad_scale(float s) { return isnan(s) || isinf(s) || s == 0.0f || isin
 static int srcset(int op, quant_dtype t)
 {
     if (op % 2 == 0) return is_float_t(t);
-    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_4bit(t) || is_f8(t);
+    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_packed(t) || is_f8(t);
 }
 static int dstset(int op, quant_dtype t)
 {
-    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || is_4bit(t) || is_f8(t);
+    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || is_packed(t) || is_f8(t);
     return is_float_t(t);
 }
 
@@ -593,7 +603,9 @@ static verdict model(const fcase *c)
     /* dtypes */
     if (src && !srcset(c->op, src->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
     if (dst && !dstset(c->op, dst->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
-    if (qside && (quantize ? dstset(c->op, qside->dtype) : srcset(c->op, qside->dtype))) f8 = is_f8(qside->dtype);
+    /* f4_e2m1 takes zero points as f8 does (SPEC section 7.1) */
+    if (qside && (quantize ? dstset(c->op, qside->dtype) : srcset(c->op, qside->dtype)))
+        f8 = is_f8(qside->dtype) || is_f4(qside->dtype);
     /* ranks and shapes */
     if (src) {
         ss = shape_of(src, esize(src->dtype));
@@ -661,7 +673,8 @@ static verdict model(const fcase *c)
         }
     }
     if (sc) {
-        const int st_ok = is_float_t(sc->dtype);
+        /* SPEC section 7.1: e8m0 and f8_e4m3 scales too, an e4m3 one positive */
+        const int st_ok = is_float_t(sc->dtype) || sc->dtype == QUANT_E8M0 || sc->dtype == QUANT_F8_E4M3;
         scs = shape_of(sc, esize(sc->dtype));
         if (!st_ok) row(&v, QUANT_ERR_SCALES, 1);
         if (pg) grid_rows(&v, sc, &scs, QUANT_ERR_SCALES, &G, 0);
@@ -669,7 +682,9 @@ static verdict model(const fcase *c)
         data_rows(&v, sc, &scs, st_ok);
         if (sc->data && st_ok && scs.known && nbytes(sc->dtype, scs.count) <= c->bytes[B_SC])
             for (i = 0; i < scs.count; ++i)
-                if (bad_scale(load_float(sc->dtype, (const uint8_t *)sc->data, i))) row(&v, QUANT_ERR_SCALE_VALUE, 1);
+                if (bad_scale(load_float(sc->dtype, (const uint8_t *)sc->data, i)) ||
+                    (sc->dtype == QUANT_F8_E4M3 && load_float(sc->dtype, (const uint8_t *)sc->data, i) < 0.0f))
+                    row(&v, QUANT_ERR_SCALE_VALUE, 1);
         if (!st_ok) row(&v, QUANT_ERR_SCALE_VALUE, 0);
     }
     if (zp) {
@@ -747,14 +762,16 @@ static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem
             const float x = load_float(ft, src_mem, i);
             unsigned q;
             if (is_f8(qt)) q = o_quant_f8(x, s, rounding, fmt, inf_nan);
+            else if (is_f4(qt)) q = o_quant_f4(x, s, rounding);
             else if (qt == QUANT_S8) q = (uint8_t)(int8_t)o_quant_int(x, s, z, rounding, -128, 127);
             else if (qt == QUANT_U8) q = (uint8_t)o_quant_int(x, s, z, rounding, 0, 255);
             else if (qt == QUANT_S4) q = (unsigned)o_quant_int(x, s, z, rounding, -8, 7) & 15u;
             else q = (unsigned)o_quant_int(x, s, z, rounding, 0, 15);
-            if (is_4bit(qt)) expect[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
+            if (is_packed(qt)) expect[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
             else expect[i] = (uint8_t)q;
         } else {
             const float y = is_f8(qt) ? o_dequant_f8_r(src_mem[i], s, fmt, rounding)
+                          : is_f4(qt) ? o_dequant_f4((uint8_t)nibble(src_mem, i), s)
                                       : o_dequant_int(load_int(qt, src_mem, i), s, z);
             if (ft == QUANT_F32) memcpy(expect + 4 * i, &y, 4);
             else {
@@ -1342,6 +1359,7 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     if (src && !is_float_t(src->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
     if (q_ok == 0) row(&v, QUANT_ERR_DTYPE, 1);
     if (q_ok == 1 && is_f8(qdt) && !sym) row(&v, QUANT_ERR_DTYPE, sch_ok);
+    if (q_ok == 1 && is_f4(qdt)) row(&v, QUANT_ERR_DTYPE, sch_ok); /* f4 takes the MX schemes only */
     /* shapes */
     if (src) {
         ss = shape_of(src, esize(src->dtype));
@@ -1662,7 +1680,7 @@ static int choose_case(reader *r, unsigned opb)
         }
     }
     {
-        static const long long wild_s[] = { 3, -1, 1000, 0x7FFFFFFF };
+        static const long long wild_s[] = { QUANT_NVFP4 + 1, -1, 1000, 0x7FFFFFFF }; /* the MX schemes: test_mx */
         const unsigned sb = rd8(r);
         c.scheme = sb < 240 ? (is_f8(c.qdt) && sb < 120 ? 1 : (long long)(sb % 3)) : wild_s[sb % 4];
     }
@@ -1959,9 +1977,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (k = 0; k < QUANT_MAX_RANK; ++k) c.src.dims[k] = pick_dim(&r);
     c.dst = c.src;
     {
-        static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4 };
+        static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4,
+                                          QUANT_F4_E2M1 };
         static const quant_dtype dqs[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4,
-                                           QUANT_U4 };
+                                           QUANT_U4, QUANT_F4_E2M1 };
         static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
         const unsigned t = rd8(&r), w = rd8(&r);
         const quant_dtype typ = quantize ? qd[t % N(qd)] : dqs[t % N(dqs)], ft = fl[w % 4];
@@ -2218,16 +2237,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     if (in_dst) {
                         /* the element (a 4-bit byte: two elements) and its src element's bytes */
                         const size_t off = i - m.buf_off[B_DST], es = esize(c.dst.dtype), e0 = off / es * es;
-                        const uint64_t e = is_4bit(c.dst.dtype) ? 2 * (uint64_t)off : off / es;
+                        const uint64_t e = is_packed(c.dst.dtype) ? 2 * (uint64_t)off : off / es;
                         const size_t ses = esize(c.src.dtype);
-                        const size_t sat = is_4bit(c.src.dtype) ? (size_t)(e / 2) : (size_t)e * ses;
+                        const size_t sat = is_packed(c.src.dtype) ? (size_t)(e / 2) : (size_t)e * ses;
                         uint32_t w = 0, g = 0, sv = 0;
                         memcpy(&w, expect + e0, es);
                         memcpy(&g, m.blk[b] + m.buf_off[B_DST] + e0, es);
                         memcpy(&sv, m.snap[m.buf_blk[B_SRC]] + m.buf_off[B_SRC] + sat, ses);
                         snprintf(msg, sizeof msg, "dst element %lu%s: oracle 0x%08lx, library 0x%08lx (src element "
                                  "bytes 0x%08lx as stored, little-endian)", (unsigned long)e,
-                                 is_4bit(c.dst.dtype) ? " and the next (one byte)" : "", (unsigned long)w,
+                                 is_packed(c.dst.dtype) ? " and the next (one byte)" : "", (unsigned long)w,
                                  (unsigned long)g, (unsigned long)sv);
                     } else {
                         int which = -1, x;
