@@ -79,12 +79,14 @@
    QUANT_NO_MX       leaves f4_e2m1, e8m0 and f8_e4m3 scales tensors and
                      attrs.tensor_scale out (QUANT_ERR_DTYPE, as scales
                      QUANT_ERR_SCALES; a tensor_scale QUANT_ERR_ATTR).
+   QUANT_NO_S16      leaves s16 tensors and zero points out (QUANT_ERR_DTYPE,
+                     as zero points QUANT_ERR_ZPS).
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
-                     twelve above, QUANT_NO_F8 to QUANT_NO_MX. Keep a
+                     thirteen above, QUANT_NO_F8 to QUANT_NO_S16. Keep a
                      feature by defining its QUANT_WITH_ macro as well:
                      QUANT_WITH_F8, _ROUNDINGS (onednn, onnx, torch), _4BIT,
                      _HALF, _GROUPS, _STATUS_TEXT (sentences), _PARSE,
-                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX.
+                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX, _S16.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -227,6 +229,10 @@
    onednn dequantize to bf16 flushes results below 2^-126 in magnitude to
    the zero of their sign, as oneDNN's f32 -> bf16 conversion does; the
    other roundings keep bf16 subnormals.
+
+   s16 follows the integer rules above with [-32768, 32767] (TFLite's
+   16x8 activations; element by element for now), and s16 zero-point
+   tensors are taken; the choose pair does not take it yet.
 
    f4_e2m1 (OCP FP4, packed as s4): quantize rounds the rounding's
    quotient (fl(x / s), or fl(x * fl(1/s)) for onednn and torch) to the
@@ -380,7 +386,7 @@ typedef enum quant_dtype {
                               packed as s4 */
     QUANT_E8M0,            /* OCP MX scale: one byte c, the value 2^(c - 127); 0xFF is NaN (scales tensors only) */
     QUANT_S2, QUANT_U2,    /* 2-bit integers, four per byte (names only, not yet taken by the ops) */
-    QUANT_S16              /* int16 (name only, not yet taken by the ops) */
+    QUANT_S16              /* int16 (TFLite's 16x8 activations): quantize, dequantize, zero points */
 } quant_dtype;
 
 typedef struct quant_tensor {
@@ -608,7 +614,7 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #if defined(QUANT_IMPLEMENTATION) && !defined(QUANT__IMPLEMENTED)
 #define QUANT__IMPLEMENTED
 
-/* QUANT_MINIMAL: the twelve leave-out macros in one; a QUANT_WITH_ macro
+/* QUANT_MINIMAL: the thirteen leave-out macros in one; a QUANT_WITH_ macro
    keeps its feature (see CONFIGURATION MACROS) */
 #ifdef QUANT_MINIMAL
 #  if !defined(QUANT_WITH_F8) && !defined(QUANT_NO_F8)
@@ -646,6 +652,9 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #  endif
 #  if !defined(QUANT_WITH_MX) && !defined(QUANT_NO_MX)
 #    define QUANT_NO_MX
+#  endif
+#  if !defined(QUANT_WITH_S16) && !defined(QUANT_NO_S16)
+#    define QUANT_NO_S16
 #  endif
 #endif
 
@@ -812,6 +821,11 @@ extern "C" {
 #else
 #  define QUANT__MX 1
 #endif
+#ifdef QUANT_NO_S16
+#  define QUANT__S16 0
+#else
+#  define QUANT__S16 1
+#endif
 /* elements a SIMD build converts per kernel call where it stages data
    (the general path, 16-bit rows); a scalar build converts one at a time,
    with no staging buffers, to keep within a firmware stack budget */
@@ -832,6 +846,7 @@ extern "C" {
 #define QUANT__F_AHEAD  2048u  /* SIMD quantize only: the source goes on QUANT__AHEAD bytes past n; prefetch to n */
 #define QUANT__F_BF16_FTZ 4096u /* dequantize to bf16 as oneDNN does: results below 2^-126 become signed zeros */
 #define QUANT__F_MX     8192u  /* the choose pair's fused quantize under an MX or NVFP4 scheme (quant__mx_code) */
+#define QUANT__F_S16   16384u  /* integer type is s16 (scalar code only: quant__q_int) */
 
 /* One scale for which the division-free quotient (QUANT__F_MARK, see
    quant__v_f32_to_i8_x4) is fl(x / s): 2^-75 <= |s| <= 2^100. */
@@ -922,7 +937,8 @@ QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
 
 /* ---- the plan: one validated operation, as the op layer runs it -------- */
 
-enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32, QUANT__ZP_S4, QUANT__ZP_U4 };
+/* the packed kinds last: zp_kind >= QUANT__ZP_S4 means packed 4-bit */
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32, QUANT__ZP_S16, QUANT__ZP_S4, QUANT__ZP_U4 };
 
 /* Everything one operation needs, filled in by validation. The op sees a
    tensor as [outer, C, inner] around the channel axis. */
@@ -940,6 +956,9 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
     case QUANT__ZP_S8:  return ((const int8_t *)p->zps)[i];
     case QUANT__ZP_U8:  return ((const uint8_t *)p->zps)[i];
     case QUANT__ZP_S32: return ((const int32_t *)p->zps)[i];
+#if QUANT__S16
+    case QUANT__ZP_S16: return ((const int16_t *)p->zps)[i];
+#endif
 #ifndef QUANT_NO_4BIT
     case QUANT__ZP_S4:  return (int32_t)((((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ 8u) - 8;
     case QUANT__ZP_U4:  return ((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u;
@@ -1905,8 +1924,8 @@ QUANT__INLINE int32_t quant__rne_i32(float v)
 /* One element of integer quantize, as the doc block's table defines it. */
 QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigned f)
 {
-    const int32_t lo = (f & QUANT__F_U8) ? 0 : -128;
-    const int32_t hi = (f & QUANT__F_U8) ? 255 : 127;
+    const int32_t lo = (QUANT__S16 && (f & QUANT__F_S16)) ? -32768 : (f & QUANT__F_U8) ? 0 : -128;
+    const int32_t hi = (QUANT__S16 && (f & QUANT__F_S16)) ? 32767 : (f & QUANT__F_U8) ? 255 : 127;
     float v;
     if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
     else v = x / s;
@@ -4665,7 +4684,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     int i, axis = 0;
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_nib(qdt) &&
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_nib(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
         !(qdt == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
@@ -4723,7 +4742,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
     p->dims = src->dims;
     p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__is_nib(qdt) || a->qtype == QUANT_PER_GROUP;
+    p->general = f->dtype != QUANT_F32 || quant__is_nib(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
     p->tscale = 0.0f; /* quant__check_scales sets it */
     *count = n;
     return QUANT_OK;
@@ -4790,6 +4809,7 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
     unsigned f = by_rounding[a->rounding];
     if (q == QUANT_U8 || q == QUANT_U4) f |= QUANT__F_U8;
     if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+    if (QUANT__S16 && q == QUANT_S16) f |= QUANT__F_S16;
     if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
     if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
     return f;
@@ -4861,6 +4881,7 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
         if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
         else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
         else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
+        else if (QUANT__S16 && zps_t->dtype == QUANT_S16) plan->zp_kind = QUANT__ZP_S16;
         else if (quant__is_4bit(zps_t->dtype)) plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4;
         else return QUANT_ERR_ZPS;
         if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
@@ -4887,6 +4908,7 @@ QUANT__PRIVATE size_t quant__zp_bytes(const quant__plan *plan)
 {
     return plan->zp_kind == QUANT__ZP_I64   ? 8u * plan->n_zps
          : plan->zp_kind == QUANT__ZP_S32   ? 4u * plan->n_zps
+         : QUANT__S16 && plan->zp_kind == QUANT__ZP_S16 ? 2u * plan->n_zps
          : plan->zp_kind >= QUANT__ZP_S4    ? quant__bytes(QUANT_S4, plan->n_zps) : plan->n_zps;
 }
 
@@ -4979,7 +5001,7 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
     if (quant__overlap(plan->sraw, quant__bytes(plan->sdtype, plan->n_scales), dst->data, dbytes))
         return QUANT_ERR_OVERLAP;
     if (plan->zps && quant__overlap(plan->zps, zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (plan->zp_kind >= QUANT__ZP_S4) plan->general = 1;
+    if (plan->zp_kind >= (QUANT__S16 ? QUANT__ZP_S16 : QUANT__ZP_S4)) plan->general = 1; /* s16 and packed zero points */
     return QUANT_OK;
 }
 
@@ -5046,6 +5068,33 @@ QUANT__NOINLINE void quant__f4_get(const uint8_t *b, size_t e, float *y, size_t 
 }
 #endif
 
+#if QUANT__S16
+/* s16 (TFLite's 16x8 activations): section 3's integer rules element by
+   element, saturating to [-32768, 32767]; dequantize fl((float)(q - z) * s)
+   with q - z exact */
+QUANT__NOINLINE void quant__s16_put(const float *x, int16_t *d, size_t len, const float *sc, const int32_t *zp, size_t step,
+                                    unsigned f)
+{
+    size_t k;
+    for (k = 0; k < len; ++k) {
+        const float s = sc[k * step];
+        d[k] = (int16_t)quant__q_int(x[k], s, 1.0f / s, zp[k * step], f | QUANT__F_S16);
+    }
+}
+QUANT__NOINLINE void quant__s16_get(const int16_t *q, float *y, size_t len, const float *sc, const int32_t *zp, size_t step)
+{
+    size_t k;
+    for (k = 0; k < len; ++k) {
+        /* q - z has up to 33 bits: its high and low 16 converted apart are
+           exact, and their sum is rounded once (no 64-bit conversion helper
+           pulled into firmware) */
+        const int64_t d = (int64_t)q[k] - zp[k * step];
+        const float v = (float)(int32_t)(d >> 16) * 65536.0f + (float)(int32_t)(d & 0xFFFF);
+        y[k] = v * sc[k * step];
+    }
+}
+#endif
+
 /* the group size along dim d: the grid's cell (at most the dim) */
 QUANT__INLINE size_t quant__cell(const quant__plan *p, int d)
 {
@@ -5073,6 +5122,9 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
 #if QUANT__MX
         if (quant__is_f4(p->qdtype)) { quant__f4_put(x, (uint8_t *)p->dst, e, len, sc, step, f); return; }
 #endif
+#if QUANT__S16
+        if (p->qdtype == QUANT_S16) { quant__s16_put(x, (int16_t *)p->dst + e, len, sc, zp, step, f); return; }
+#endif
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) quant__f32_to_f8(x, q, len, sc, step, 0, f);
         else
@@ -5096,6 +5148,10 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
 #if QUANT__MX
         } else if (quant__is_f4(p->qdtype)) {
             quant__f4_get((const uint8_t *)p->src, e, y, len, sc, step);
+#endif
+#if QUANT__S16
+        } else if (p->qdtype == QUANT_S16) {
+            quant__s16_get((const int16_t *)p->src + e, y, len, sc, zp, step);
 #endif
 #ifndef QUANT_NO_F8
         } else if (quant__is_f8(p->qdtype)) {
@@ -5138,6 +5194,9 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
 #if QUANT__MX
         if (quant__is_f4(p->qdtype)) { quant__f4_put(xp, d, e, 1, &s, 0, f); return; }
 #endif
+#if QUANT__S16
+        if (p->qdtype == QUANT_S16) { quant__s16_put(xp, (int16_t *)p->dst + e, 1, &s, &z, 0, f); return; }
+#endif
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) { quant__scalar_f32_to_f8(xp, d + e, 1, &s, 0, f); return; }
 #endif
@@ -5155,6 +5214,9 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
         if (p->qdtype == QUANT_S32) quant__scalar_i32_to_f32((const int32_t *)p->src + e, yp, 1, &s, 0, &z, 0);
 #if QUANT__MX
         else if (quant__is_f4(p->qdtype)) quant__f4_get(b, e, yp, 1, &s, 0);
+#endif
+#if QUANT__S16
+        else if (p->qdtype == QUANT_S16) quant__s16_get((const int16_t *)p->src + e, yp, 1, &s, &z, 0);
 #endif
 #ifndef QUANT_NO_F8
         else if (quant__is_f8(p->qdtype)) quant__scalar_f8_to_f32(b + e, yp, 1, &s, 0, f);
@@ -6192,7 +6254,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
         if (zps) return QUANT_ERR_ZPS;
     } else {
         if (scheme != QUANT_SYMMETRIC && quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
-        if (quant__is_f4(qdt)) return QUANT_ERR_DTYPE; /* f4 takes the block-scale schemes */
+        if (quant__is_f4(qdt) || (QUANT__S16 && qdt == QUANT_S16)) return QUANT_ERR_DTYPE; /* f4 takes the block-scale schemes; s16 none yet */
         if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR; /* nor a second scale */
     }
     if ((scales->dtype != QUANT_F32 && scales->dtype != sdt) || !quant__grid_shape_ok(scales, src, a) ||
@@ -6441,6 +6503,7 @@ QUANT__PRIVATE void quant__say_qtypes(quant__line *l, int s32)
 {
     quant__say(l, "s8, u8");
     if (s32) quant__say(l, ", s32");
+    if (QUANT__S16 && s32 < 2) quant__say(l, ", s16");
 #ifndef QUANT_NO_4BIT
     quant__say(l, ", s4, u4");
 #endif

@@ -9,7 +9,7 @@ static size_t nbytes(quant_dtype t, size_t n)
 {
     switch (t) {
     case QUANT_F32: case QUANT_S32: return 4 * n;
-    case QUANT_F16: case QUANT_BF16: return 2 * n;
+    case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2 * n;
     case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
     default: return n;
     }

@@ -130,6 +130,20 @@ int main(void)
     a.tensor_scale = 0.0f;
     tq.dtype = QUANT_S8;
 
+    tq.dtype = QUANT_S16;
+    {
+        int16_t q16[4] = { 0x5A5A, 0x5A5A, 0x5A5A, 0x5A5A };
+        tq.data = q16;
+        st = quant_quantize(&tf, &tq, &a);
+#ifdef QUANT_WITH_S16
+        expect(st == QUANT_OK && q16[0] == 4 && q16[1] == -3, "s16 kept");
+#else
+        expect(st == QUANT_ERR_DTYPE && q16[0] == 0x5A5A, "s16 left out");
+#endif
+        tq.data = q;
+    }
+    tq.dtype = QUANT_S8;
+
     a.src_strides = strides;
     st = quant_quantize(&tf, &tq, &a);
 #ifdef QUANT_WITH_STRIDES

@@ -156,14 +156,14 @@ int main(void)
     t = dst;
     t.dtype = QUANT_F32;
     expect(DQ, &src, &st, NULL, &t, &a, QUANT_ERR_DTYPE,
-           "dst: dtype f32; quantize writes s8, u8, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
+           "dst: dtype f32; quantize writes s8, u8, s16, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.dtype = (quant_dtype)77;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_DTYPE, "src: dtype 77; quantize reads f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &dst, &a, QUANT_ERR_DTYPE,
            "dst: dtype s8; dequantize writes f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &src, &a, QUANT_ERR_DTYPE,
-           "src: dtype f32; dequantize reads s8, u8, s32, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
+           "src: dtype f32; dequantize reads s8, u8, s32, s16, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.data = NULL;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_NULL, "src: data is NULL with 1728 elements");

@@ -33,6 +33,7 @@ static int64_t get_int(const void *p, quant_dtype t, size_t i)
     case QUANT_S8: return (int8_t)b[i];
     case QUANT_U8: return b[i];
     case QUANT_S32: return ((const int32_t *)p)[i];
+    case QUANT_S16: return ((const int16_t *)p)[i];
     case QUANT_S4: { int v = (b[i / 2] >> (4 * (i % 2))) & 15; return v >= 8 ? v - 16 : v; }
     case QUANT_U4: return (b[i / 2] >> (4 * (i % 2))) & 15;
     default: return 0;
@@ -44,6 +45,7 @@ static void put_int(void *p, quant_dtype t, size_t i, int64_t v)
     switch (t) {
     case QUANT_S8: case QUANT_U8: b[i] = (uint8_t)v; break;
     case QUANT_S32: ((int32_t *)p)[i] = (int32_t)v; break;
+    case QUANT_S16: ((int16_t *)p)[i] = (int16_t)v; break;
     case QUANT_S4: case QUANT_U4:
         b[i / 2] = (uint8_t)((b[i / 2] & (i % 2 ? 0x0F : 0xF0)) | ((v & 15) << (4 * (i % 2))));
         break;
@@ -134,6 +136,7 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
         int64_t v = (int64_t)(check_rand() % 40) - 20;
         if (zz == QUANT_U4 || zz == QUANT_U8) v = (int64_t)(check_rand() % 16);
         if (zz == QUANT_S4) v = (int64_t)(check_rand() % 16) - 8;
+        if (zz == QUANT_S16 && check_rand() % 2) v = (int64_t)(int16_t)check_rand();
         if (!dynamic && check_rand() % 4 == 0) v = (int64_t)(int32_t)check_rand();
         if (dynamic) { put_int(zp, zz, i, v); v = get_int(zp, zz, i); }
         zp64[i] = v;
@@ -144,7 +147,7 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
         for (i = 0; i < n; ++i) {
             int64_t v = (int64_t)check_rand();
             if (qt == QUANT_S32) { if (check_rand() % 2) v = (int64_t)(check_rand() % 2001) - 1000; put_int(src, qt, i, v); }
-            else if (is4(qt)) put_int(src, qt, i, v);
+            else if (is4(qt) || qt == QUANT_S16) put_int(src, qt, i, v);
             else ((uint8_t *)src)[i] = (uint8_t)v;
         }
         if (is4(qt) && n % 2) ((uint8_t *)src)[n / 2] &= 0x0F;
@@ -194,8 +197,8 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
                 want = o_quant_f8(x, s, rnd, qt == QUANT_F8_E5M2, ov);
                 got = ((uint8_t *)dst)[i];
             } else {
-                const int64_t lo = qt == QUANT_S8 ? -128 : qt == QUANT_S4 ? -8 : 0;
-                const int64_t hi = qt == QUANT_S8 ? 127 : qt == QUANT_U8 ? 255 : qt == QUANT_S4 ? 7 : 15;
+                const int64_t lo = qt == QUANT_S8 ? -128 : qt == QUANT_S4 ? -8 : qt == QUANT_S16 ? -32768 : 0;
+                const int64_t hi = qt == QUANT_S8 ? 127 : qt == QUANT_U8 ? 255 : qt == QUANT_S4 ? 7 : qt == QUANT_S16 ? 32767 : 15;
                 want = o_quant_int(x, s, z, rnd, lo, hi);
                 got = get_int(dst, qt, i);
             }
@@ -733,9 +736,10 @@ static void onednn_bf16_flush(void)
 int main(int argc, char **argv)
 {
     static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
-    static const quant_dtype qdst[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2 };
-    static const quant_dtype qsrc[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2 };
-    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4 };
+    static const quant_dtype qdst[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S16 };
+    static const quant_dtype qsrc[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
+                                        QUANT_S16 };
+    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4, QUANT_S16 };
     int it;
     check_cpu();
     if (argc == 4 && strcmp(argv[1], "all") == 0) return sweep((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
@@ -755,8 +759,8 @@ int main(int argc, char **argv)
         const tcase c = random_case();
         const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);
         const quant_dtype ft = floats[check_rand() % 3];
-        const quant_dtype qt = quantize ? qdst[check_rand() % 6] : qsrc[check_rand() % 7];
-        const quant_dtype sdt = floats[check_rand() % 3], zt = zts[check_rand() % 5];
+        const quant_dtype qt = quantize ? qdst[check_rand() % 7] : qsrc[check_rand() % 8];
+        const quant_dtype sdt = floats[check_rand() % 3], zt = zts[check_rand() % 6];
         const int zmode = (int)(check_rand() % 3), rnd = (int)(check_rand() % 4), ov = (int)(check_rand() % 2);
         run(&c, quantize, ft, qt, sdt, dynamic, zmode, zt, rnd, ov);
     }

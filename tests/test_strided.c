@@ -104,9 +104,9 @@ static void put_float(quant_dtype t, void *p, size_t i)
 }
 
 static const quant_dtype fdts[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
-/* the quantized side: the first seven quantize, all eight dequantize */
+/* the quantized side: the first eight quantize, all nine dequantize */
 static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4, QUANT_F4_E2M1,
-                                    QUANT_S32 };
+                                    QUANT_S16, QUANT_S32 };
 
 typedef struct scase {
     quant_op op;
@@ -158,7 +158,7 @@ static void set_scales(scase *c, quant_dtype q);
 static void make_case(scase *c)
 {
     const int quantize = check_rand() % 2, dynamic = check_rand() % 2;
-    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 7u : 8u)];
+    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 8u : 9u)];
     int d;
     memset(c, 0, sizeof *c);
     c->op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
@@ -265,11 +265,12 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
             if (f8) v = o_quant_f8(x, s, rnd, e5, c->a.f8_overflow == QUANT_F8_INF_NAN);
             else if (f4) v = o_quant_f4(x, s, rnd);
             else {
-                const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : 0;
-                const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : 15;
+                const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : q == QUANT_S16 ? -32768 : 0;
+                const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : q == QUANT_S16 ? 32767 : 15;
                 v = o_quant_int(x, s, z, rnd, lo, hi);
             }
             if (is4(q)) nib_set(want, dof, (unsigned)v & 15u);
+            else if (q == QUANT_S16) { const int16_t h = (int16_t)v; memcpy(want + 2 * dof, &h, 2); }
             else want[dof] = (uint8_t)v;
         } else {
             float y;
@@ -278,6 +279,7 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
             else {
                 int64_t v;
                 if (q == QUANT_S32) { int32_t i32; memcpy(&i32, (const char *)c->src.data + 4 * so, 4); v = i32; }
+                else if (q == QUANT_S16) { int16_t i16; memcpy(&i16, (const char *)c->src.data + 2 * so, 2); v = i16; }
                 else if (is4(q)) v = q == QUANT_S4 ? ((int64_t)nib_get(c->src.data, so) ^ 8) - 8 : (int64_t)nib_get(c->src.data, so);
                 else v = q == QUANT_S8 ? (int8_t)((const uint8_t *)c->src.data)[so] : ((const uint8_t *)c->src.data)[so];
                 y = o_dequant_int(v, s, z);
