@@ -3739,6 +3739,17 @@ QUANT__INLINE float quant__e4m3_value(uint8_t c)
 
 enum { QUANT__F4_F32 = 0, QUANT__F4_F16 = 1, QUANT__F4_BF16 = 2 };
 
+/* scale gi of a row's scales (stype QUANT_F32, QUANT_E8M0 or QUANT_F8_E4M3),
+   times tscale when not 0, as the ops fold it */
+QUANT__INLINE float quant__f4_scale(const void *scales, size_t gi, unsigned stype, float tscale)
+{
+    const uint8_t c = ((const uint8_t *)scales)[gi];
+    float s = stype == QUANT_E8M0 ? quant__e8m0_value(c) : stype == QUANT_F8_E4M3 ? quant__e4m3_value(c)
+            : ((const float *)scales)[gi];
+    if (tscale != 0.0f) s *= tscale;
+    return s;
+}
+
 /* A packed f4_e2m1 row from element 0 (src's low nibble), n elements, a
    group of g (0: one group) at a time: the group's scale (stype QUANT_F32,
    QUANT_E8M0 or QUANT_F8_E4M3, times tscale when not 0) makes a table of
@@ -3754,10 +3765,7 @@ QUANT__NOINLINE void quant__f4_row(const uint8_t *src, void *dst, size_t n, cons
     if (g == 0 || g > n) g = n;
     for (i0 = 0; i0 < n; i0 += g, ++gi) {
         const size_t end = n - i0 < g ? n : i0 + g;
-        const uint8_t c = ((const uint8_t *)scales)[gi];
-        float s = stype == QUANT_E8M0 ? quant__e8m0_value(c) : stype == QUANT_F8_E4M3 ? quant__e4m3_value(c)
-                : ((const float *)scales)[gi];
-        if (tscale != 0.0f) s *= tscale;
+        const float s = quant__f4_scale(scales, gi, stype, tscale);
         for (j = 0; j < 16; ++j) {
             t[j] = quant__f4_value(j) * s;
 #if QUANT__HALF
@@ -3800,12 +3808,8 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
     if (g % 16u != 0) { quant__f4_row(src, dst, n, scales, stype, tscale, g, out); return; }
     for (i0 = 0; i0 < n; i0 += g, ++gi) {
         const size_t end = n - i0 < g ? n : i0 + g;
-        const uint8_t c = ((const uint8_t *)scales)[gi];
-        float s = stype == QUANT_E8M0 ? quant__e8m0_value(c) : stype == QUANT_F8_E4M3 ? quant__e4m3_value(c)
-                : ((const float *)scales)[gi];
-        __m512 y;
-        if (tscale != 0.0f) s *= tscale;
-        y = _mm512_mul_ps(vals, _mm512_set1_ps(s));
+        const float s = quant__f4_scale(scales, gi, stype, tscale);
+        const __m512 y = _mm512_mul_ps(vals, _mm512_set1_ps(s));
         i = i0; /* even: groups are whole bytes */
         if (out == QUANT__F4_F32) {
             for (; i + 16 <= end; i += 16)
