@@ -11,7 +11,9 @@
    optimization level.
 
    s4/u4 pack two elements per byte, element 2k in the low nibble of byte
-   k (ceil(n/2) bytes; an odd count's last high nibble is written 0); f16
+   k (ceil(n/2) bytes; an odd count's last high nibble is written 0); s2
+   (-2..1) and u2 (0..3) pack four, element 4k+j in bits 2j and 2j+1 of
+   byte k (ceil(n/4) bytes; the bits past the last element written 0); f16
    and bf16 are uint16_t bit patterns. Per group, attrs.group_shape[d] is
    the group size along dim d (>= 1 below the rank, 0 past it); the scales
    form a row-major grid of ceil(dims[d] / group_shape[d]) entries per dim,
@@ -61,8 +63,8 @@
                      QUANT_ERR_DTYPE); for firmware that needs only integers.
    QUANT_ONLY_EXACT  leaves the onednn, onnx and torch roundings out (they
                      then give QUANT_ERR_ATTR); the default exact stays.
-   QUANT_NO_4BIT     leaves s4/u4 out (QUANT_ERR_DTYPE; as zero points
-                     QUANT_ERR_ZPS) and the quant_u4_ / quant_s4_ rows.
+   QUANT_NO_4BIT     leaves s4/u4 and s2/u2 out (QUANT_ERR_DTYPE; as zero
+                     points QUANT_ERR_ZPS) and the quant_u4_ / quant_s4_ rows.
    QUANT_NO_HALF     leaves f16/bf16 out (QUANT_ERR_DTYPE; as scales
                      QUANT_ERR_SCALES) and the rows that read or write them.
    QUANT_NO_GROUPS   leaves per_group out (QUANT_ERR_QTYPE).
@@ -113,18 +115,19 @@
    per channel, per group; attrs NULL: per tensor), from the entry's
    elements with NaN left out: lo and hi their least and greatest, min0 =
    min(0, lo), max0 = max(0, hi) (a zero bound is +0). qmin/qmax: s8
-   -128/127, u8 0/255, s4 -8/7, u4 0/15, f8 -448/448 (e4m3), -57344/57344.
+   -128/127, u8 0/255, s4 -8/7, u4 0/15, s2 -2/1, u2 0/3, f8 -448/448
+   (e4m3), -57344/57344.
 
      asymmetric  s = fl(fl(max0 - min0) / (qmax - qmin)),
                  z = sat(qmin + rne(fl(-min0 / s)));
                  u8 per tensor is ONNX DynamicQuantizeLinear's reference
      symmetric   s = fl(max(-min0, max0) / qmax), z = 0
      nudged      XNNPACK's xnn_qd8_asymmetric_quantization_params, with
-                 the signed type's range (s8; s4 as -8/7): m = fl(255 /
+                 the signed type's range (s8; s4 as -8/7, s2 as -2/1): m = fl(255 /
                  fl(max0 - min0)) (1 when max0 == min0), s = fl(1/m),
                  dmin = fl(min0 * m), dmax = fl(max0 * m), z = rne(clamp(
                  fl(qmin - dmin) if fl(fl(qmin + dmin) + fl(qmax + dmax))
-                 > 0, else fl(qmax - dmax))); u8 (u4) adds 128 (8), as
+                 > 0, else fl(qmax - dmax))); u8 (u4, u2) adds 128 (8, 2), as
                  XNNPACK's qdu8. An all-zero range gives s = 1 and z =
                  qmax (u8: 255), XNNPACK's bits.
 
@@ -385,7 +388,7 @@ typedef enum quant_dtype {
     QUANT_F4_E2M1,         /* OCP FP4: sign, 2 exponent bits (bias 1), 1 mantissa bit: +-{0, .5, 1, 1.5, 2, 3, 4, 6};
                               packed as s4 */
     QUANT_E8M0,            /* OCP MX scale: one byte c, the value 2^(c - 127); 0xFF is NaN (scales tensors only) */
-    QUANT_S2, QUANT_U2,    /* 2-bit integers, four per byte (names only, not yet taken by the ops) */
+    QUANT_S2, QUANT_U2,    /* 2-bit integers, four per byte, element 4k+j in bits 2j, 2j+1 of byte k */
     QUANT_S16              /* int16 (TFLite's 16x8 activations): quantize, dequantize, zero points */
 } quant_dtype;
 
@@ -826,6 +829,8 @@ extern "C" {
 #else
 #  define QUANT__S16 1
 #endif
+/* packed types of either family: s4, u4, s2, u2; f4_e2m1 */
+#define QUANT__PACKED (QUANT__4BIT || QUANT__MX)
 /* elements a SIMD build converts per kernel call where it stages data
    (the general path, 16-bit rows); a scalar build converts one at a time,
    with no staging buffers, to keep within a firmware stack budget */
@@ -937,8 +942,9 @@ QUANT__INLINE size_t quant__head(const void *p, size_t align, size_t n)
 
 /* ---- the plan: one validated operation, as the op layer runs it -------- */
 
-/* the packed kinds last: zp_kind >= QUANT__ZP_S4 means packed 4-bit */
-enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32, QUANT__ZP_S16, QUANT__ZP_S4, QUANT__ZP_U4 };
+/* the packed kinds last: zp_kind >= QUANT__ZP_S4 means packed, >= QUANT__ZP_S2 four to a byte */
+enum { QUANT__ZP_NONE = 0, QUANT__ZP_I64, QUANT__ZP_S8, QUANT__ZP_U8, QUANT__ZP_S32, QUANT__ZP_S16, QUANT__ZP_S4, QUANT__ZP_U4,
+       QUANT__ZP_S2, QUANT__ZP_U2 };
 
 /* Everything one operation needs, filled in by validation. The op sees a
    tensor as [outer, C, inner] around the channel axis. */
@@ -962,6 +968,8 @@ QUANT__PRIVATE int32_t quant__zp_at(const quant__plan *p, size_t i)
 #ifndef QUANT_NO_4BIT
     case QUANT__ZP_S4:  return (int32_t)((((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ 8u) - 8;
     case QUANT__ZP_U4:  return ((const uint8_t *)p->zps)[i >> 1] >> ((i & 1u) * 4u) & 15u;
+    case QUANT__ZP_S2:  return (int32_t)((((const uint8_t *)p->zps)[i >> 2] >> ((i & 3u) * 2u) & 3u) ^ 2u) - 2;
+    case QUANT__ZP_U2:  return ((const uint8_t *)p->zps)[i >> 2] >> ((i & 3u) * 2u) & 3u;
 #endif
     default: return 0;
     }
@@ -4561,14 +4569,21 @@ QUANT__PRIVATE int quant__is_4bit(unsigned t) { return QUANT__4BIT && (t == QUAN
 QUANT__PRIVATE int quant__is_f4(unsigned t) { return QUANT__MX && t == QUANT_F4_E2M1; }
 /* packed two to a byte: s4, u4, f4_e2m1 */
 QUANT__PRIVATE int quant__is_nib(unsigned t) { return quant__is_4bit(t) || quant__is_f4(t); }
+QUANT__PRIVATE int quant__is_2bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S2 || t == QUANT_U2); }
+/* log2 of the elements a byte holds: 1 packed two to a byte, 2 four to a
+   byte (s2, u2), 0 for the byte-sized types */
+QUANT__PRIVATE unsigned quant__pk(unsigned t) { return quant__is_2bit(t) ? 2u : quant__is_nib(t) ? 1u : 0u; }
+/* the packed integer types, s4, u4, s2, u2: quantized through s8/u8 */
+QUANT__PRIVATE int quant__is_pint(unsigned t) { return quant__is_4bit(t) || quant__is_2bit(t); }
 QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT__HALF && (t == QUANT_F16 || t == QUANT_BF16)); }
 /* the float side of a plan is f32 (always, without 16-bit floats) */
 #define QUANT__F32_SIDE(p) (!QUANT__HALF || (p)->fdtype == QUANT_F32)
 
-/* the bytes n elements of t occupy: 4-bit types pack two to a byte */
+/* the bytes n elements of t occupy: packed types hold 2 or 4 a byte */
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 {
-    return quant__is_nib(t) ? n / 2 + (n & 1u) : n * quant__dtype_size(t);
+    const unsigned sh = quant__pk(t);
+    return sh ? (n >> sh) + ((n & ((1u << sh) - 1u)) != 0) : n * quant__dtype_size(t);
 }
 
 /* scale i of the op, widened to f32 */
@@ -4688,7 +4703,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     int i, axis = 0;
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__is_nib(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__pk(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
         !(qdt == QUANT_S32 && !quantize))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
@@ -4746,7 +4761,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
     p->dims = src->dims;
     p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__is_nib(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
+    p->general = f->dtype != QUANT_F32 || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
     p->tscale = 0.0f; /* quant__check_scales sets it */
     *count = n;
     return QUANT_OK;
@@ -4811,7 +4826,7 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
         QUANT__F_RECIP                       /* torch  */
     };
     unsigned f = by_rounding[a->rounding];
-    if (q == QUANT_U8 || q == QUANT_U4) f |= QUANT__F_U8;
+    if (q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2) f |= QUANT__F_U8;
     if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
     if (QUANT__S16 && q == QUANT_S16) f |= QUANT__F_S16;
     if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
@@ -4886,7 +4901,9 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
         else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
         else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
         else if (QUANT__S16 && zps_t->dtype == QUANT_S16) plan->zp_kind = QUANT__ZP_S16;
-        else if (quant__is_4bit(zps_t->dtype)) plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : QUANT__ZP_U4;
+        else if (quant__is_pint(zps_t->dtype))
+            plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : zps_t->dtype == QUANT_U4 ? QUANT__ZP_U4
+                          : zps_t->dtype == QUANT_S2 ? QUANT__ZP_S2 : QUANT__ZP_U2;
         else return QUANT_ERR_ZPS;
         if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         /* the grid's shape, or one zero point for the whole tensor */
@@ -4913,6 +4930,7 @@ QUANT__PRIVATE size_t quant__zp_bytes(const quant__plan *plan)
     return plan->zp_kind == QUANT__ZP_I64   ? 8u * plan->n_zps
          : plan->zp_kind == QUANT__ZP_S32   ? 4u * plan->n_zps
          : QUANT__S16 && plan->zp_kind == QUANT__ZP_S16 ? 2u * plan->n_zps
+         : plan->zp_kind >= QUANT__ZP_S2    ? quant__bytes(QUANT_S2, plan->n_zps)
          : plan->zp_kind >= QUANT__ZP_S4    ? quant__bytes(QUANT_S4, plan->n_zps) : plan->n_zps;
 }
 
@@ -4958,8 +4976,9 @@ QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const i
         last += step;
     }
     if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
-    /* a packed 4-bit tensor's strides count nibbles */
-    *bytes = quant__is_nib((unsigned)t->dtype) ? (size_t)(last / 2 + 1) : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
+    /* a packed tensor's strides count elements (nibbles, 2-bit fields) */
+    *bytes = quant__pk((unsigned)t->dtype) ? (size_t)(last >> quant__pk((unsigned)t->dtype)) + 1
+                                           : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
     if (!own_addresses) return QUANT_OK;
     /* the dims of more than one element, smallest stride first (ties by
        index): each stride must pass the last element the previous ones
@@ -5050,6 +5069,40 @@ QUANT__INLINE void quant__nib_put(uint8_t *d, size_t i, unsigned v)
     d[i >> 1] = (uint8_t)(((unsigned)d[i >> 1] & (0xF0u >> sh)) | (v & 15u) << sh);
 }
 
+#if QUANT__PACKED
+/* Element i of packed data of 2^pk elements a byte: its raw bits, and
+   set to v's low bits with the rest of its byte kept */
+QUANT__INLINE unsigned quant__pk_get(const uint8_t *b, size_t i, unsigned pk)
+{
+    const unsigned w = 8u >> pk, at = (unsigned)(i & ((1u << pk) - 1u)) * w;
+    return (unsigned)b[i >> pk] >> at & ((1u << w) - 1u);
+}
+QUANT__INLINE void quant__pk_put(uint8_t *d, size_t i, unsigned v, unsigned pk)
+{
+    const unsigned w = 8u >> pk, at = (unsigned)(i & ((1u << pk) - 1u)) * w, m = (1u << w) - 1u;
+    d[i >> pk] = (uint8_t)(((unsigned)d[i >> pk] & ~(m << at)) | (v & m) << at);
+}
+#endif
+#if QUANT__4BIT
+/* q (an s8 or u8 result) saturated to packed integer type t's range and
+   stored as element i: saturating to 8 bits, then to 2 or 4, is saturating
+   to 2 or 4 */
+QUANT__INLINE void quant__pint_put(uint8_t *d, size_t i, uint8_t q, unsigned t)
+{
+    const unsigned pk = quant__pk(t);
+    const int u = t == QUANT_U4 || t == QUANT_U2, lo = u ? 0 : -(8 >> (2 * pk - 2)), hi = lo + (16 >> (2 * pk - 2)) - 1;
+    int v = u ? (int)q : (int)(int8_t)q;
+    v = v < lo ? lo : v > hi ? hi : v;
+    quant__pk_put(d, i, (unsigned)v, pk);
+}
+/* element i of packed integer type t, sign-extended for s4 and s2 */
+QUANT__INLINE int32_t quant__pint_get(const uint8_t *b, size_t i, unsigned t)
+{
+    const unsigned pk = quant__pk(t), flip = t == QUANT_S4 ? 8u : t == QUANT_S2 ? 2u : 0u;
+    return (int32_t)(quant__pk_get(b, i, pk) ^ flip) - (int32_t)flip;
+}
+#endif
+
 #if QUANT__MX
 /* len elements of x into packed f4_e2m1 codes at elements e.. of d, with
    scales sc (a step of sstep) and the rounding's quotient */
@@ -5117,10 +5170,12 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
 {
     const unsigned f = p->flags;
     const uint16_t *h = (const uint16_t *)p->src;
+#if QUANT__4BIT
     size_t k;
+#endif
     if (p->quantize) {
         const float *x = fbuf;
-        uint8_t *q = quant__is_4bit(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
+        uint8_t *q = quant__is_pint(p->qdtype) ? qbuf : (uint8_t *)p->dst + e;
         if (QUANT__F32_SIDE(p)) x = (const float *)p->src + e;
         else quant__widen16(h + e, fbuf, len, p->fdtype == QUANT_BF16);
 #if QUANT__MX
@@ -5134,16 +5189,10 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
         else
 #endif
             quant__f32_to_i8(x, q, len, sc, step, zp, step, 0, f);
-        if (quant__is_4bit(p->qdtype)) {
-            /* saturating to 8 bits, then to 4, is saturating to 4 */
-            uint8_t *d = (uint8_t *)p->dst;
-            const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
-            for (k = 0; k < len; ++k) {
-                int v = p->qdtype == QUANT_U4 ? (int)qbuf[k] : (int)(int8_t)qbuf[k];
-                v = v < lo ? lo : v > hi ? hi : v;
-                quant__nib_put(d, e + k, (unsigned)v);
-            }
-        }
+#if QUANT__4BIT
+        if (quant__is_pint(p->qdtype))
+            for (k = 0; k < len; ++k) quant__pint_put((uint8_t *)p->dst, e + k, qbuf[k], p->qdtype);
+#endif
     } else {
         float *y = QUANT__F32_SIDE(p) ? (float *)p->dst + e : fbuf;
         uint16_t *out = (uint16_t *)p->dst + e;
@@ -5163,16 +5212,13 @@ QUANT__INLINE void quant__stage(const quant__plan *p, size_t e, size_t len, cons
 #endif
         } else {
             const uint8_t *q = (const uint8_t *)p->src + e;
-            if (quant__is_4bit(p->qdtype)) {
-                /* unpacked to bytes: s4 sign-extended to s8 */
-                const uint8_t *b = (const uint8_t *)p->src;
-                const unsigned flip = p->qdtype == QUANT_S4 ? 8u : 0u;
-                for (k = 0; k < len; ++k) {
-                    const size_t i = e + k;
-                    qbuf[k] = (uint8_t)((((unsigned)b[i >> 1] >> ((i & 1u) * 4u) & 15u) ^ flip) - flip);
-                }
+#if QUANT__4BIT
+            if (quant__is_pint(p->qdtype)) {
+                /* unpacked to bytes: s4 and s2 sign-extended to s8 */
+                for (k = 0; k < len; ++k) qbuf[k] = (uint8_t)quant__pint_get((const uint8_t *)p->src, e + k, p->qdtype);
                 q = qbuf;
             }
+#endif
             quant__i8_to_f32(q, y, len, sc, step, zp, step, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
@@ -5204,15 +5250,11 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
 #ifndef QUANT_NO_F8
         if (quant__is_f8(p->qdtype)) { quant__scalar_f32_to_f8(xp, d + e, 1, &s, 0, f); return; }
 #endif
-        if (!quant__is_4bit(p->qdtype)) { quant__scalar_f32_to_i8(xp, d + e, 1, &s, 0, &z, 0, f); return; }
+        if (!quant__is_pint(p->qdtype)) { quant__scalar_f32_to_i8(xp, d + e, 1, &s, 0, &z, 0, f); return; }
         quant__scalar_f32_to_i8(xp, &q, 1, &s, 0, &z, 0, f);
-        {
-            /* saturating to 8 bits, then to 4, is saturating to 4 */
-            const int lo = p->qdtype == QUANT_U4 ? 0 : -8, hi = lo + 15;
-            int v = p->qdtype == QUANT_U4 ? (int)q : (int)(int8_t)q;
-            v = v < lo ? lo : v > hi ? hi : v;
-            quant__nib_put(d, e, (unsigned)v);
-        }
+#if QUANT__4BIT
+        quant__pint_put(d, e, q, p->qdtype);
+#endif
     } else {
         float y, *yp = QUANT__F32_SIDE(p) ? (float *)p->dst + e : &y;
         if (p->qdtype == QUANT_S32) quant__scalar_i32_to_f32((const int32_t *)p->src + e, yp, 1, &s, 0, &z, 0);
@@ -5226,7 +5268,11 @@ QUANT__INLINE void quant__one(const quant__plan *p, size_t e, float s, int32_t z
         else if (quant__is_f8(p->qdtype)) quant__scalar_f8_to_f32(b + e, yp, 1, &s, 0, f);
 #endif
         else {
-            q = quant__is_4bit(p->qdtype) ? (uint8_t)quant__nib(b, e, p->qdtype == QUANT_S4) : b[e];
+#if QUANT__4BIT
+            q = quant__is_pint(p->qdtype) ? (uint8_t)quant__pint_get(b, e, p->qdtype) : b[e];
+#else
+            q = b[e];
+#endif
             quant__scalar_i8_to_f32(&q, yp, 1, &s, 0, &z, 0, f);
         }
         if (QUANT__F32_SIDE(p)) return;
@@ -5370,12 +5416,13 @@ QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
     to->dims = from->dims; to->group = from->group; to->sraw = from->sraw; to->tscale = from->tscale;
 }
 
-/* a packed 4-bit result at dst of p's odd count: its last high nibble is 0 */
+/* a packed result at dst: the bits of its last byte past its last element are 0 */
 QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
 {
     const size_t n = p->outer * p->channels * p->inner;
+    const unsigned pk = quant__pk(p->qdtype), r = (unsigned)(n & ((1u << pk) - 1u));
     uint8_t *d = (uint8_t *)dst;
-    if (p->quantize && quant__is_nib(p->qdtype) && (n & 1u)) d[n >> 1] = (uint8_t)(d[n >> 1] & 15u);
+    if (p->quantize && r) d[n >> pk] = (uint8_t)(d[n >> pk] & ((1u << (r * (8u >> pk))) - 1u));
 }
 
 #ifndef QUANT_NO_STRIDES
@@ -5456,18 +5503,15 @@ QUANT__PRIVATE void quant__copy_elems(void *to, size_t tstep, const void *from, 
     }
 }
 
-#if QUANT__4BIT
-/* A copy of len nibbles of packed 4-bit data: nibble `fat + k * fstep` of
-   `from` to nibble `tat + k * tstep` of `to` (nibble i is byte i / 2's low
-   half when i is even); the other nibble of each byte written is kept. */
-QUANT__PRIVATE void quant__copy_nibs(uint8_t *to, size_t tat, size_t tstep, const uint8_t *from, size_t fat, size_t fstep,
-                                     size_t len)
+#if QUANT__PACKED
+/* A copy of len elements of packed data, 2^pk a byte: element
+   `fat + k * fstep` of `from` to element `tat + k * tstep` of `to`; the
+   rest of each byte written is kept. */
+QUANT__PRIVATE void quant__copy_pk(uint8_t *to, size_t tat, size_t tstep, const uint8_t *from, size_t fat, size_t fstep,
+                                   size_t len, unsigned pk)
 {
     size_t k;
-    for (k = 0; k < len; ++k, tat += tstep, fat += fstep) {
-        const unsigned v = (unsigned)from[fat >> 1] >> ((fat & 1u) * 4u) & 15u, sh = (unsigned)(tat & 1u) * 4u;
-        to[tat >> 1] = (uint8_t)(((unsigned)to[tat >> 1] & (0xF0u >> sh)) | v << sh);
-    }
+    for (k = 0; k < len; ++k, tat += tstep, fat += fstep) quant__pk_put(to, tat, quant__pk_get(from, fat, pk), pk);
 }
 #endif
 
@@ -5517,8 +5561,9 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
     const size_t ssz = quant__dtype_size(p->quantize ? p->fdtype : p->qdtype);
     const size_t dsz = quant__dtype_size(p->quantize ? p->qdtype : p->fdtype);
     const size_t rows = quant__strided_rows(p, ds);
-    /* a packed 4-bit side: src when dequantizing, dst when quantizing */
-    const int src4 = quant__is_nib(p->qdtype) && !p->quantize, dst4 = quant__is_nib(p->qdtype) && p->quantize;
+    /* a packed side: src when dequantizing, dst when quantizing */
+    const unsigned pk = quant__pk(p->qdtype);
+    const int src4 = pk && !p->quantize, dst4 = pk && p->quantize;
     quant__plan q;
     quant__rowpos at;
     size_t r, j;
@@ -5577,8 +5622,8 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
             char *row = (char *)tile + m * len_row * ssz;
             q.src = tiled ? (const void *)row : sa == 1 && !src4 ? (const void *)from : (const void *)tile;
             q.dst = da == 1 && !dst4 ? (void *)to : (void *)dbuf;
-#if QUANT__4BIT
-            if (src4) quant__copy_nibs((uint8_t *)tile, 0, 1, (const uint8_t *)p->src, fat, sa, len);
+#if QUANT__PACKED
+            if (src4) quant__copy_pk((uint8_t *)tile, 0, 1, (const uint8_t *)p->src, fat, sa, len, pk);
             else
 #endif
             if (!tiled && sa != 1) quant__copy_elems(tile, 1, from, sa, len, ssz);
@@ -5599,8 +5644,8 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
                 }
                 quant__stage(&q, 0, len, sc, zp, 1, fbuf, qbuf);
             }
-#if QUANT__4BIT
-            if (dst4) quant__copy_nibs((uint8_t *)p->dst, tat, da, (const uint8_t *)dbuf, 0, 1, len);
+#if QUANT__PACKED
+            if (dst4) quant__copy_pk((uint8_t *)p->dst, tat, da, (const uint8_t *)dbuf, 0, 1, len, pk);
             else
 #endif
             if (da != 1) quant__copy_elems(to, da, dbuf, 1, len, dsz);
@@ -5610,14 +5655,14 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
             q.dst = dbuf;
             for (k = 0; k < len; ++k) {
                 const size_t e = e0 == e1 ? e0 : at.base + (j + k) / g * at.gstep;
-#if QUANT__4BIT
-                if (src4) quant__copy_nibs((uint8_t *)sbuf, 0, 1, (const uint8_t *)p->src, fat + k * sa, 1, 1);
+#if QUANT__PACKED
+                if (src4) quant__copy_pk((uint8_t *)sbuf, 0, 1, (const uint8_t *)p->src, fat + k * sa, 1, 1, pk);
                 else
 #endif
                     quant__copy_elems(sbuf, 1, from + k * sa * ssz, 1, 1, ssz);
                 quant__one(&q, 0, quant__scale_at(p, e), quant__zp_at(p, p->n_zps > 1 ? e : 0));
-#if QUANT__4BIT
-                if (dst4) quant__copy_nibs((uint8_t *)p->dst, tat + k * da, 1, (const uint8_t *)dbuf, 0, 1, 1);
+#if QUANT__PACKED
+                if (dst4) quant__copy_pk((uint8_t *)p->dst, tat + k * da, 1, (const uint8_t *)dbuf, 0, 1, 1, pk);
                 else
 #endif
                     quant__copy_elems(to + k * da * dsz, 1, dbuf, 1, 1, dsz);
@@ -5724,10 +5769,10 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
     if (p->strided & 1) (void)quant__check_strides(src, attrs->src_strides, 0, n, &plan->bytes_[0]);
     if (p->strided & 2) (void)quant__check_strides(dst, attrs->dst_strides, 1, n, &plan->bytes_[1]);
     if (p->strided) {
-        /* a unit is a row of the walk; with a packed 4-bit dst, whose rows
-           may share bytes, the whole walk is one unit */
+        /* a unit is a row of the walk; with a packed dst, whose rows may
+           share bytes, the whole walk is one unit */
         const size_t rows = quant__strided_rows(p, p->strided & 2 ? plan->dstrides_ : NULL);
-        const int one = p->quantize && quant__is_nib(p->qdtype);
+        const int one = p->quantize && quant__pk(p->qdtype);
         plan->mode_ = QUANT__UNITS_STRIDED;
         plan->unit_ = one ? rows : 1;
         plan->units_ = one ? rows != 0 : rows;
@@ -5743,7 +5788,10 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
         plan->units_ = p->outer * p->channels;
     } else {
         row = p->rank ? (size_t)src->dims[p->rank - 1] : 1;
-        k = quant__is_nib(p->qdtype) && (row & 1u) ? 2 : 1;
+        /* units of whole bytes: 1, 2 or 4 rows */
+        k = (size_t)1 << quant__pk(p->qdtype);
+        while (row % k) k >>= 1; /* gcd(row, elements a byte) */
+        k = ((size_t)1 << quant__pk(p->qdtype)) / k;
         plan->mode_ = QUANT__UNITS_ROWS;
         plan->unit_ = k;
         plan->units_ = n / row / k + (n / row % k != 0);
@@ -6059,7 +6107,7 @@ QUANT__PRIVATE void quant__fuse_q(const quant__plan *p, size_t e, size_t len, co
 #if QUANT__SIMD_ANY
     float fbuf[QUANT__STAGE];
     uint8_t qbuf[QUANT__STAGE];
-    if (!step && !quant__is_4bit(p->qdtype)) {
+    if (!step && !quant__is_pint(p->qdtype)) {
         uint8_t *q = (uint8_t *)p->dst + e;
         if (QUANT__F32_SIDE(p)) {
 #ifndef QUANT_NO_F8
@@ -6162,9 +6210,9 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
 /* qmin and qmax of t: an f8 type's largest finite value as both bounds */
 QUANT__PRIVATE void quant__qrange(unsigned t, int32_t *qmin, int32_t *qmax)
 {
-    *qmin = t == QUANT_S8 ? -128 : t == QUANT_S4 ? -8 : 0;
-    *qmax = t == QUANT_S8 ? 127 : t == QUANT_U8 ? 255 : t == QUANT_S4 ? 7 : t == QUANT_U4 ? 15
-          : t == QUANT_F8_E4M3 ? 448 : 57344;
+    *qmin = t == QUANT_S8 ? -128 : t == QUANT_S4 ? -8 : t == QUANT_S2 ? -2 : 0;
+    *qmax = t == QUANT_S8 ? 127 : t == QUANT_U8 ? 255 : t == QUANT_S4 ? 7 : t == QUANT_U4 ? 15 : t == QUANT_S2 ? 1
+          : t == QUANT_U2 ? 3 : t == QUANT_F8_E4M3 ? 448 : 57344;
     if (quant__is_f8(t)) *qmin = -*qmax;
 }
 
@@ -6195,10 +6243,9 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
         *z = qmin + quant__rne_i32(-min0 / *s);
         *z = *z < qmin ? qmin : *z > qmax ? qmax : *z;
     } else {
-        /* XNNPACK's for s8 (s4: its -8 .. 7), the unsigned types its
-           zero point moved by 128 (8) */
-        const int wide = t == QUANT_S8 || t == QUANT_U8;
-        const float qlo = wide ? -128.0f : -8.0f, qhi = wide ? 127.0f : 7.0f;
+        /* XNNPACK's for s8 (s4, s2: its -8 .. 7, -2 .. 1), the unsigned
+           types its zero point moved by 128 (8, 2) */
+        const float qlo = (float)(qmin < 0 ? qmin : -(qmax + 1) / 2), qhi = qlo + (float)(qmax - qmin);
         float mult = 1.0f, dmin, dmax, zf;
         if (min0 != max0) {
             const float range = max0 - min0;
@@ -6213,7 +6260,7 @@ QUANT__PRIVATE int quant__qparams(float lo, float hi, unsigned t, unsigned schem
         QUANT__FENCE(dmax);
         zf = (qlo + dmin) + (qhi + dmax) > 0.0f ? qlo - dmin : qhi - dmax;
         zf = zf < qlo ? qlo : zf > qhi ? qhi : zf;
-        *z = quant__rne_i32(zf) + (t == QUANT_U8 ? 128 : t == QUANT_U4 ? 8 : 0);
+        *z = quant__rne_i32(zf) + (qmin < 0 ? 0 : (qmax + 1) / 2);
         *m = mult;
     }
     return 1;
@@ -6270,7 +6317,8 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
     if (zps) {
         /* the type must hold every zero point the scheme can give */
         const int fits = scheme == QUANT_SYMMETRIC || zps->dtype == QUANT_S32 ||
-                         (zps->dtype == QUANT_S8 && qdt != QUANT_U8) || (zps->dtype == QUANT_U8 && (qdt == QUANT_U8 || qdt == QUANT_U4));
+                         (zps->dtype == QUANT_S8 && qdt != QUANT_U8) ||
+                         (zps->dtype == QUANT_U8 && (qdt == QUANT_U8 || qdt == QUANT_U4 || qdt == QUANT_U2));
         if ((zps->dtype != QUANT_S8 && zps->dtype != QUANT_U8 && zps->dtype != QUANT_S32) || !fits ||
             !quant__grid_shape_ok(zps, src, a) || quant__count(zps, 4, &nz) != QUANT_OK || nz != ns)
             return QUANT_ERR_ZPS;
@@ -6498,7 +6546,7 @@ QUANT__PRIVATE void quant__say_dtype(quant__line *l, const char *name, const qua
 {
     quant__say(l, name);
     quant__say(l, ": dtype ");
-    if ((unsigned)t->dtype - 1u < (unsigned)QUANT_BF16) quant__say(l, quant_dtype_name(t->dtype));
+    if ((unsigned)t->dtype - 1u < (unsigned)QUANT_S16) quant__say(l, quant_dtype_name(t->dtype));
     else quant__say_i64(l, (int64_t)t->dtype);
 }
 
@@ -6507,9 +6555,9 @@ QUANT__PRIVATE void quant__say_qtypes(quant__line *l, int s32)
 {
     quant__say(l, "s8, u8");
     if (s32) quant__say(l, ", s32");
-    if (QUANT__S16 && s32 < 2) quant__say(l, ", s16");
+    if (QUANT__S16) quant__say(l, ", s16");
 #ifndef QUANT_NO_4BIT
-    quant__say(l, ", s4, u4");
+    quant__say(l, ", s4, u4, s2, u2");
 #endif
 #ifndef QUANT_NO_F8
     if (s32 < 2) quant__say(l, ", f8_e4m3, f8_e5m2");
@@ -6709,7 +6757,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             return;
         }
         if (dynamic && zps->dtype != QUANT_S8 && zps->dtype != QUANT_U8 && zps->dtype != QUANT_S32 &&
-            !quant__is_4bit(zps->dtype)) {
+            !(QUANT__S16 && zps->dtype == QUANT_S16) && !quant__is_pint(zps->dtype)) {
             quant__say_dtype(l, "zps", zps);
             quant__say(l, "; zero points are ");
             quant__say_qtypes(l, 2);
@@ -6885,7 +6933,7 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
     st = quant__check_choose(&p, src, dst, (unsigned)dst->dtype, (unsigned)scheme, a, scales, zps, &n);
     if (st != QUANT_OK) return st;
     p.flags = (unsigned short)(scheme == QUANT_ASYMMETRIC_NUDGED
-                  ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 ? QUANT__F_U8 : 0u)
+                  ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 || dst->dtype == QUANT_U2 ? QUANT__F_U8 : 0u)
                   : quant__flags(a, (unsigned)dst->dtype) | (scheme >= QUANT_MX ? QUANT__F_MX : 0u));
     if (n == 0) return QUANT_OK;
     return quant__choose_run(&p, (unsigned)scheme, n, scales, zps, 1, a->on_error == QUANT_ON_ERROR_PARTIAL,

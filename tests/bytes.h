@@ -4,13 +4,14 @@
 #define BYTES_H
 #include <stdlib.h>
 
-/* the bytes n elements of t occupy; s4/u4 pack two to a byte */
+/* the bytes n elements of t occupy; s4/u4/f4 pack two to a byte, s2/u2 four */
 static size_t nbytes(quant_dtype t, size_t n)
 {
     switch (t) {
     case QUANT_F32: case QUANT_S32: return 4 * n;
     case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2 * n;
-    case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
+    case QUANT_S4: case QUANT_U4: case QUANT_F4_E2M1: return (n + 1) / 2;
+    case QUANT_S2: case QUANT_U2: return (n + 3) / 4;
     default: return n;
     }
 }

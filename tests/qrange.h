@@ -12,6 +12,8 @@ static void o_qrange(quant_dtype t, int64_t *lo, int64_t *hi)
     case QUANT_U8: *lo = 0; *hi = 255; break;
     case QUANT_S4: *lo = -8; *hi = 7; break;
     case QUANT_U4: *lo = 0; *hi = 15; break;
+    case QUANT_S2: *lo = -2; *hi = 1; break;
+    case QUANT_U2: *lo = 0; *hi = 3; break;
     case QUANT_F8_E4M3: *lo = -448; *hi = 448; break;
     default: *lo = -57344; *hi = 57344; break;
     }

@@ -33,6 +33,10 @@ static int64_t get_q(const void *p, quant_dtype t, size_t i)
         int v = (b[i / 2] >> (4 * (i % 2))) & 15;
         return t == QUANT_S4 && v >= 8 ? v - 16 : v;
     }
+    if (t == QUANT_S2 || t == QUANT_U2) {
+        int v = (b[i / 4] >> (2 * (i % 4))) & 3;
+        return t == QUANT_S2 && v >= 2 ? v - 4 : v;
+    }
     if (t == QUANT_S8) return (int8_t)b[i];
     return b[i];
 }
@@ -95,7 +99,7 @@ static int oracle_params(const choice *c, float *s, int64_t *z, float *m, unsign
         if (x > mx[k]) mx[k] = x;
     }
     for (i = 0; i < c->cells; ++i) {
-        good[i] = (unsigned char)o_qparams(mn[i], mx[i], c->scheme, lo, hi, c->qdt == QUANT_U8 || c->qdt == QUANT_U4,
+        good[i] = (unsigned char)o_qparams(mn[i], mx[i], c->scheme, lo, hi, c->qdt == QUANT_U8 || c->qdt == QUANT_U4 || c->qdt == QUANT_U2,
                                            &s[i], &z[i], &m[i]);
         ok &= good[i];
     }
@@ -127,7 +131,7 @@ static int zp_fits(quant_dtype zt, quant_dtype q, int scheme)
 {
     if (scheme == 1 || zt == QUANT_S32) return 1;
     if (zt == QUANT_S8) return q != QUANT_U8;
-    return q == QUANT_U8 || q == QUANT_U4;
+    return q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2;
 }
 
 static long cases_run;
@@ -212,6 +216,8 @@ static void run_case(choice *c, quant_dtype zt, int rounding, int on_error, cons
         }
         if ((c->qdt == QUANT_S4 || c->qdt == QUANT_U4) && (c->n & 1))
             CHECK((dbuf[c->n / 2] >> 4) == 0, "%s: the last high nibble of an odd count is not 0", what);
+        if ((c->qdt == QUANT_S2 || c->qdt == QUANT_U2) && (c->n & 3))
+            CHECK((dbuf[c->n / 4] >> (2 * (c->n & 3))) == 0, "%s: the bits past the last 2-bit element are not 0", what);
     }
     free(os); free(om); free(oz); free(good); free(sbuf); free(zbuf); free(dbuf);
 }
@@ -251,7 +257,7 @@ static void fill(choice *c, int style)
     }
 }
 
-static const quant_dtype qtypes[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2 };
+static const quant_dtype qtypes[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S2, QUANT_U2 };
 static const quant_dtype ftypes[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
 
 static void random_cases(int count)
@@ -271,7 +277,7 @@ static void random_cases(int count)
             c.src.dims[d] = 1 + (int64_t)(check_rand() % (c.src.rank <= 2 ? 70 : 9));
             c.n *= (size_t)c.src.dims[d];
         }
-        c.qdt = qtypes[check_rand() % 6];
+        c.qdt = qtypes[check_rand() % 8];
         c.scheme = isf8(c.qdt) ? 1 : (int)(check_rand() % 3);
         c.a.qtype = (quant_qtype)(check_rand() % 3);
         c.a.axis = (int64_t)(check_rand() % (unsigned)c.src.rank) - (check_rand() & 1 ? c.src.rank : 0);

@@ -27,11 +27,23 @@ static quant_tensor ten(quant_dtype t, int rank, const int64_t *dims, void *data
 
 /* A dynamic op on an empty tensor, per channel on every axis, with scale
    and zero-point tensors of exactly the channel count (NULL when 0). */
+/* the bytes of C zero points of type t */
+static size_t zbytes(quant_dtype t, size_t C)
+{
+    switch (t) {
+    case QUANT_S32: return 4 * C;
+    case QUANT_S16: return 2 * C;
+    case QUANT_S4: case QUANT_U4: return (C + 1) / 2;
+    case QUANT_S2: case QUANT_U2: return (C + 3) / 4;
+    default: return C;
+    }
+}
+
 static void dynamic_empty(const int64_t *dims, int rank, int axis, int quantize, quant_dtype qt, quant_dtype zt)
 {
     const int64_t C = dims[axis];
     float *sc = C ? (float *)malloc((size_t)C * sizeof(float)) : NULL;
-    void *zp = C ? malloc((size_t)C * (zt == QUANT_S32 ? 4u : 1u)) : NULL;
+    void *zp = C ? malloc(zbytes(zt, (size_t)C)) : NULL;
     const int64_t cdim[1] = { C };
     quant_tensor f = ten(QUANT_F32, rank, dims, NULL), q = ten(qt, rank, dims, NULL);
     quant_tensor ts = ten(QUANT_F32, 1, cdim, sc), tz = ten(zt, 1, cdim, zp);
@@ -39,7 +51,7 @@ static void dynamic_empty(const int64_t *dims, int rank, int axis, int quantize,
     char what[160];
     int64_t i;
     for (i = 0; i < C; ++i) sc[i] = 0.5f;
-    if (C) memset(zp, 0, (size_t)C * (zt == QUANT_S32 ? 4u : 1u));
+    if (C) memset(zp, 0, zbytes(zt, (size_t)C));
     a.qtype = QUANT_PER_CHANNEL;
     a.axis = axis;
     snprintf(what, sizeof what, "dynamic %s %s rank %d axis %d C %lld zps %s",
@@ -133,13 +145,20 @@ static void row_kernels(void)
     quant_f32_to_f8_e5m2(NULL, NULL, 0, 1.0f);
     quant_f8_e4m3_to_f32(NULL, NULL, 0, 1.0f);
     quant_f8_e5m2_to_f32(NULL, NULL, 0, 1.0f);
+    quant_mxfp4_to_f32(NULL, NULL, 0, NULL);
+    quant_mxfp4_to_f16(NULL, NULL, 0, NULL);
+    quant_mxfp4_to_bf16(NULL, NULL, 0, NULL);
+    quant_nvfp4_to_f32(NULL, NULL, 0, NULL, 1.0f);
+    quant_nvfp4_to_f16(NULL, NULL, 0, NULL, 0.0f);
+    quant_nvfp4_to_bf16(NULL, NULL, 0, NULL, 2.0f);
     CHECK(1, "row kernels with n = 0 and NULL");
 }
 
 int main(void)
 {
-    static const quant_dtype qts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
-    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32 };
+    static const quant_dtype qts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4,
+                                       QUANT_F4_E2M1, QUANT_S2, QUANT_U2, QUANT_S16 };
+    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4, QUANT_S2, QUANT_U2, QUANT_S16 };
     static const int64_t shapes[][4] = { { 0, 3, 4, 5 }, { 2, 0, 4, 5 }, { 2, 3, 0, 5 }, { 2, 3, 4, 0 } };
     size_t s, k, z;
     int axis, quantize;
@@ -147,8 +166,8 @@ int main(void)
     for (s = 0; s < 4; ++s)
         for (axis = 0; axis < 4; ++axis)
             for (quantize = 0; quantize < 2; ++quantize)
-                for (k = 0; k < 4; ++k) {
-                    for (z = 0; z < 3; ++z) dynamic_empty(shapes[s], 4, axis, quantize, qts[k], zts[z]);
+                for (k = 0; k < sizeof qts / sizeof qts[0]; ++k) {
+                    for (z = 0; z < sizeof zts / sizeof zts[0]; ++z) dynamic_empty(shapes[s], 4, axis, quantize, qts[k], zts[z]);
                     static_empty(shapes[s], 4, axis, quantize, qts[k]);
                 }
     /* s32 dequantize of an empty tensor */

@@ -123,7 +123,7 @@ int main(void)
            "zps: 2 given; dims [2]; per_channel on axis 0 (64 channels) needs 1 or 64, shaped as the scales");
     zt.dtype = QUANT_F32;
     expect(DQ, &src, &st, &zt, &dst, &a, QUANT_ERR_ZPS,
-           "zps: dtype f32; zero points are s8, u8, s32, s4, u4");
+           "zps: dtype f32; zero points are s8, u8, s32, s16, s4, u4, s2, u2");
     a.axis = -5;
     expect(DQ, &src, &st, NULL, &dst, &a, QUANT_ERR_AXIS, "attrs.axis: -5; per_channel over src's rank 4 takes -4 to 3");
     a.axis = -4;
@@ -156,14 +156,14 @@ int main(void)
     t = dst;
     t.dtype = QUANT_F32;
     expect(DQ, &src, &st, NULL, &t, &a, QUANT_ERR_DTYPE,
-           "dst: dtype f32; quantize writes s8, u8, s16, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
+           "dst: dtype f32; quantize writes s8, u8, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.dtype = (quant_dtype)77;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_DTYPE, "src: dtype 77; quantize reads f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &dst, &a, QUANT_ERR_DTYPE,
            "dst: dtype s8; dequantize writes f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &src, &a, QUANT_ERR_DTYPE,
-           "src: dtype f32; dequantize reads s8, u8, s32, s16, s4, u4, f8_e4m3, f8_e5m2, f4_e2m1");
+           "src: dtype f32; dequantize reads s8, u8, s32, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1");
     t = src;
     t.data = NULL;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_NULL, "src: data is NULL with 1728 elements");

@@ -16,7 +16,8 @@ static const float scales_pool[] = { 1.0f, 0.1f, 0.37f, 3.0f, 0.0625f, 1e-3f, 7.
                                      1.00146484375f /* 1 + 3 * 2^-11 */, 65504.0f, 3.0e38f, 1.5e-5f };
 #define NPOOL (sizeof scales_pool / sizeof scales_pool[0])
 
-static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
+/* the packed integer types: s4, u4 two to a byte, s2, u2 four */
+static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4 || t == QUANT_S2 || t == QUANT_U2; }
 static int isf8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 
 /* element i of a tensor of dtype t, as the oracle reads it */
@@ -36,6 +37,8 @@ static int64_t get_int(const void *p, quant_dtype t, size_t i)
     case QUANT_S16: return ((const int16_t *)p)[i];
     case QUANT_S4: { int v = (b[i / 2] >> (4 * (i % 2))) & 15; return v >= 8 ? v - 16 : v; }
     case QUANT_U4: return (b[i / 2] >> (4 * (i % 2))) & 15;
+    case QUANT_S2: { int v = (b[i / 4] >> (2 * (i % 4))) & 3; return v >= 2 ? v - 4 : v; }
+    case QUANT_U2: return (b[i / 4] >> (2 * (i % 4))) & 3;
     default: return 0;
     }
 }
@@ -48,6 +51,9 @@ static void put_int(void *p, quant_dtype t, size_t i, int64_t v)
     case QUANT_S16: ((int16_t *)p)[i] = (int16_t)v; break;
     case QUANT_S4: case QUANT_U4:
         b[i / 2] = (uint8_t)((b[i / 2] & (i % 2 ? 0x0F : 0xF0)) | ((v & 15) << (4 * (i % 2))));
+        break;
+    case QUANT_S2: case QUANT_U2:
+        b[i / 4] = (uint8_t)((b[i / 4] & ~(3 << (2 * (i % 4)))) | ((v & 3) << (2 * (i % 4))));
         break;
     default: break;
     }
@@ -136,6 +142,8 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
         int64_t v = (int64_t)(check_rand() % 40) - 20;
         if (zz == QUANT_U4 || zz == QUANT_U8) v = (int64_t)(check_rand() % 16);
         if (zz == QUANT_S4) v = (int64_t)(check_rand() % 16) - 8;
+        if (zz == QUANT_U2) v = (int64_t)(check_rand() % 4);
+        if (zz == QUANT_S2) v = (int64_t)(check_rand() % 4) - 2;
         if (zz == QUANT_S16 && check_rand() % 2) v = (int64_t)(int16_t)check_rand();
         if (!dynamic && check_rand() % 4 == 0) v = (int64_t)(int32_t)check_rand();
         if (dynamic) { put_int(zp, zz, i, v); v = get_int(zp, zz, i); }
@@ -144,13 +152,15 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
     if (quantize) {
         for (i = 0; i < n; ++i) put_float(src, ft, i, random_input(scf[0]));
     } else {
+        /* packed: the bits past the last element are random, and ignored */
+        for (i = 0; i < nbytes(qt, n); ++i) ((uint8_t *)src)[i] = (uint8_t)check_rand();
         for (i = 0; i < n; ++i) {
             int64_t v = (int64_t)check_rand();
             if (qt == QUANT_S32) { if (check_rand() % 2) v = (int64_t)(check_rand() % 2001) - 1000; put_int(src, qt, i, v); }
             else if (is4(qt) || qt == QUANT_S16) put_int(src, qt, i, v);
             else ((uint8_t *)src)[i] = (uint8_t)v;
         }
-        if (is4(qt) && n % 2) ((uint8_t *)src)[n / 2] &= 0x0F;
+
     }
     memset(&ts, 0, sizeof ts);
     ts.rank = c->rank;
@@ -197,8 +207,9 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
                 want = o_quant_f8(x, s, rnd, qt == QUANT_F8_E5M2, ov);
                 got = ((uint8_t *)dst)[i];
             } else {
-                const int64_t lo = qt == QUANT_S8 ? -128 : qt == QUANT_S4 ? -8 : qt == QUANT_S16 ? -32768 : 0;
-                const int64_t hi = qt == QUANT_S8 ? 127 : qt == QUANT_U8 ? 255 : qt == QUANT_S4 ? 7 : qt == QUANT_S16 ? 32767 : 15;
+                const int64_t lo = qt == QUANT_S8 ? -128 : qt == QUANT_S4 ? -8 : qt == QUANT_S2 ? -2 : qt == QUANT_S16 ? -32768 : 0;
+                const int64_t hi = qt == QUANT_S8 ? 127 : qt == QUANT_U8 ? 255 : qt == QUANT_S4 ? 7 : qt == QUANT_S2 ? 1
+                                 : qt == QUANT_U2 ? 3 : qt == QUANT_S16 ? 32767 : 15;
                 want = o_quant_int(x, s, z, rnd, lo, hi);
                 got = get_int(dst, qt, i);
             }
@@ -220,8 +231,11 @@ static void run(const tcase *c, int quantize, quant_dtype ft, quant_dtype qt, qu
                   (double)s, (long long)z, got, want);
         }
     }
-    if (quantize && is4(qt) && n % 2)
+    if (quantize && is4(qt) && n % 2 && (qt == QUANT_S4 || qt == QUANT_U4))
         CHECK((((uint8_t *)dst)[n / 2] >> 4) == 0, "odd count: last high nibble 0x%x", ((uint8_t *)dst)[n / 2] >> 4);
+    if (quantize && (qt == QUANT_S2 || qt == QUANT_U2) && n % 4)
+        CHECK((((uint8_t *)dst)[n / 4] >> (2 * (n % 4))) == 0, "%zu elements: the last byte's bits past them 0x%x", n,
+              ((uint8_t *)dst)[n / 4]);
 out:
     free(src); free(dst); free(sc); free(scf); free(zp64); free(zp);
 }
@@ -736,10 +750,11 @@ static void onednn_bf16_flush(void)
 int main(int argc, char **argv)
 {
     static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
-    static const quant_dtype qdst[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S16 };
+    static const quant_dtype qdst[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S16,
+                                        QUANT_S2, QUANT_U2 };
     static const quant_dtype qsrc[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
-                                        QUANT_S16 };
-    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4, QUANT_S16 };
+                                        QUANT_S16, QUANT_S2, QUANT_U2 };
+    static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4, QUANT_S16, QUANT_S2, QUANT_U2 };
     int it;
     check_cpu();
     if (argc == 4 && strcmp(argv[1], "all") == 0) return sweep((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
@@ -755,12 +770,12 @@ int main(int argc, char **argv)
     validation();
     row_kernels();
     onednn_bf16_flush();
-    for (it = 0; it < 6000; ++it) {
+    for (it = 0; it < 7000; ++it) {
         const tcase c = random_case();
         const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);
         const quant_dtype ft = floats[check_rand() % 3];
-        const quant_dtype qt = quantize ? qdst[check_rand() % 7] : qsrc[check_rand() % 8];
-        const quant_dtype sdt = floats[check_rand() % 3], zt = zts[check_rand() % 6];
+        const quant_dtype qt = quantize ? qdst[check_rand() % 9] : qsrc[check_rand() % 10];
+        const quant_dtype sdt = floats[check_rand() % 3], zt = zts[check_rand() % 8];
         const int zmode = (int)(check_rand() % 3), rnd = (int)(check_rand() % 4), ov = (int)(check_rand() % 2);
         run(&c, quantize, ft, qt, sdt, dynamic, zmode, zt, rnd, ov);
     }

@@ -257,8 +257,6 @@ static void validation(void)
         quant_tensor tcs = tensor(QUANT_F32, 1, one, &cs), te = tensor(QUANT_E8M0, 1, four, q);
         CHECK(quant_choose_qparams(&tx, QUANT_F4_E2M1, QUANT_SYMMETRIC, NULL, &tcs, NULL) == QUANT_ERR_DTYPE, "choose f4");
         CHECK(quant_quantize(&tx, &te, &a) == QUANT_ERR_DTYPE && UNTOUCHED, "quantize to e8m0");
-        te.dtype = QUANT_S2;
-        CHECK(quant_quantize(&tx, &te, &a) == QUANT_ERR_DTYPE && UNTOUCHED, "quantize to s2 (not yet)");
     }
     /* names */
     {

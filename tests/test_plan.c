@@ -57,6 +57,12 @@ static const pcase cases[] = {
       0, { 1, 8 }, QUANT_ROUND_EXACT, QUANT_F32, QUANT_U4, 0 },
     { "u4->bf16 group 1x32", QUANT_OP_DYNAMIC_DEQUANTIZE, QUANT_U4, QUANT_BF16, 2, { 8, 64 }, QUANT_PER_GROUP, 0,
       { 1, 32 }, QUANT_ROUND_EXACT, QUANT_F16, QUANT_U4, 0 },
+    { "f32->u2 group 1x8 rows of 37", QUANT_OP_DYNAMIC_QUANTIZE, QUANT_F32, QUANT_U2, 2, { 9, 37 }, QUANT_PER_GROUP,
+      0, { 1, 8 }, QUANT_ROUND_EXACT, QUANT_F32, QUANT_U2, 0 },
+    { "bf16->s2 axis0 rows of 38", QUANT_OP_DYNAMIC_QUANTIZE, QUANT_BF16, QUANT_S2, 2, { 7, 38 }, QUANT_PER_CHANNEL,
+      0, { 0 }, QUANT_ROUND_ONEDNN, QUANT_F32, QUANT_S2, 0 },
+    { "s2->f16 group 1x3", QUANT_OP_DYNAMIC_DEQUANTIZE, QUANT_S2, QUANT_F16, 2, { 10, 13 }, QUANT_PER_GROUP, 0,
+      { 1, 3 }, QUANT_ROUND_TORCH, QUANT_F32, QUANT_U2, 0 },
     { "f32->s4 tensor odd", QUANT_OP_DYNAMIC_QUANTIZE, QUANT_F32, QUANT_S4, 1, { 999 }, QUANT_PER_TENSOR, 0, { 0 },
       QUANT_ROUND_ONNX, QUANT_F32, QUANT_UNDEF, 0 },
     { "s32->f32 axis1", QUANT_OP_DYNAMIC_DEQUANTIZE, QUANT_S32, QUANT_F32, 3, { 3, 4, 5 }, QUANT_PER_CHANNEL, 1,
@@ -73,6 +79,7 @@ static size_t nbytes(quant_dtype t, size_t n)
     case QUANT_F32: case QUANT_S32: return 4 * n;
     case QUANT_F16: case QUANT_BF16: return 2 * n;
     case QUANT_S4: case QUANT_U4: return (n + 1) / 2;
+    case QUANT_S2: case QUANT_U2: return (n + 3) / 4;
     default: return n;
     }
 }

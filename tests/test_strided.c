@@ -18,17 +18,27 @@
 #include "bytes.h"
 #include "oracle.h"
 
-/* packed two to a byte */
-static int is4(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4 || t == QUANT_F4_E2M1; }
+/* elements a byte holds: s4, u4, f4 two, s2, u2 four, the rest one */
+static unsigned per(quant_dtype t)
+{
+    return t == QUANT_S2 || t == QUANT_U2 ? 4u : t == QUANT_S4 || t == QUANT_U4 || t == QUANT_F4_E2M1 ? 2u : 1u;
+}
+static int is4(quant_dtype t) { return per(t) > 1; } /* packed */
 static size_t esize(quant_dtype t) { return nbytes(t, 1); }
 /* the bytes that hold elements 0 .. elems-1 of a strided layout */
-static size_t span(quant_dtype t, size_t elems) { return is4(t) ? (elems + 1) / 2 : elems * esize(t); }
+static size_t span(quant_dtype t, size_t elems) { return is4(t) ? (elems + per(t) - 1) / per(t) : elems * esize(t); }
 
-static unsigned nib_get(const void *p, size_t k) { return ((const uint8_t *)p)[k / 2] >> (k % 2 * 4) & 15u; }
-static void nib_set(void *p, size_t k, unsigned v)
+/* element k of packed data of type t: its bits, and set to v */
+static unsigned pk_get(const void *p, quant_dtype t, size_t k)
 {
-    uint8_t *b = (uint8_t *)p + k / 2;
-    *b = (uint8_t)(k % 2 ? (*b & 0x0Fu) | v << 4 : (*b & 0xF0u) | v);
+    const unsigned w = 8u / per(t);
+    return ((const uint8_t *)p)[k / per(t)] >> (k % per(t) * w) & ((1u << w) - 1u);
+}
+static void pk_set(void *p, quant_dtype t, size_t k, unsigned v)
+{
+    const unsigned w = 8u / per(t), at = (unsigned)(k % per(t)) * w, m = (1u << w) - 1u;
+    uint8_t *b = (uint8_t *)p + k / per(t);
+    *b = (uint8_t)((*b & ~(m << at)) | (v & m) << at);
 }
 
 static size_t count(const quant_tensor *t)
@@ -106,7 +116,7 @@ static void put_float(quant_dtype t, void *p, size_t i)
 static const quant_dtype fdts[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
 /* the quantized side: the first eight quantize, all nine dequantize */
 static const quant_dtype qdts[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4, QUANT_F4_E2M1,
-                                    QUANT_S16, QUANT_S32 };
+                                    QUANT_S2, QUANT_U2, QUANT_S16, QUANT_S32 };
 
 typedef struct scase {
     quant_op op;
@@ -158,7 +168,7 @@ static void set_scales(scase *c, quant_dtype q);
 static void make_case(scase *c)
 {
     const int quantize = check_rand() % 2, dynamic = check_rand() % 2;
-    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 8u : 9u)];
+    const quant_dtype f = fdts[check_rand() % 3], q = qdts[check_rand() % (quantize ? 10u : 11u)];
     int d;
     memset(c, 0, sizeof *c);
     c->op = quantize ? (dynamic ? QUANT_OP_DYNAMIC_QUANTIZE : QUANT_OP_QUANTIZE)
@@ -265,22 +275,26 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
             if (f8) v = o_quant_f8(x, s, rnd, e5, c->a.f8_overflow == QUANT_F8_INF_NAN);
             else if (f4) v = o_quant_f4(x, s, rnd);
             else {
-                const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : q == QUANT_S16 ? -32768 : 0;
-                const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : q == QUANT_S16 ? 32767 : 15;
+                const int64_t lo = q == QUANT_S8 ? -128 : q == QUANT_S4 ? -8 : q == QUANT_S2 ? -2 : q == QUANT_S16 ? -32768 : 0;
+                const int64_t hi = q == QUANT_S8 ? 127 : q == QUANT_U8 ? 255 : q == QUANT_S4 ? 7 : q == QUANT_S2 ? 1
+                                 : q == QUANT_U2 ? 3 : q == QUANT_S16 ? 32767 : 15;
                 v = o_quant_int(x, s, z, rnd, lo, hi);
             }
-            if (is4(q)) nib_set(want, dof, (unsigned)v & 15u);
+            if (is4(q)) pk_set(want, q, dof, (unsigned)v);
             else if (q == QUANT_S16) { const int16_t h = (int16_t)v; memcpy(want + 2 * dof, &h, 2); }
             else want[dof] = (uint8_t)v;
         } else {
             float y;
             if (f8) y = o_dequant_f8_r(((const uint8_t *)c->src.data)[so], s, e5, rnd);
-            else if (f4) y = o_dequant_f4((uint8_t)nib_get(c->src.data, so), s);
+            else if (f4) y = o_dequant_f4((uint8_t)pk_get(c->src.data, q, so), s);
             else {
                 int64_t v;
                 if (q == QUANT_S32) { int32_t i32; memcpy(&i32, (const char *)c->src.data + 4 * so, 4); v = i32; }
                 else if (q == QUANT_S16) { int16_t i16; memcpy(&i16, (const char *)c->src.data + 2 * so, 2); v = i16; }
-                else if (is4(q)) v = q == QUANT_S4 ? ((int64_t)nib_get(c->src.data, so) ^ 8) - 8 : (int64_t)nib_get(c->src.data, so);
+                else if (is4(q)) {
+                    const int64_t flip = q == QUANT_S4 ? 8 : q == QUANT_S2 ? 2 : 0;
+                    v = ((int64_t)pk_get(c->src.data, q, so) ^ flip) - flip;
+                }
                 else v = q == QUANT_S8 ? (int8_t)((const uint8_t *)c->src.data)[so] : ((const uint8_t *)c->src.data)[so];
                 y = o_dequant_int(v, s, z);
             }
@@ -292,15 +306,15 @@ static void expect(const scase *c, const int64_t *ss, const int64_t *ds, uint8_t
             }
         }
     }
-    /* a dense packed dst of an odd count: its last high nibble is 0 */
-    if (is4(c->dst.dtype) && n % 2) {
+    /* a dense packed dst: the bits of its last byte past its last element are 0 */
+    if (is4(c->dst.dtype) && n % per(c->dst.dtype)) {
         int64_t step = 1;
         int d, dense = 1;
         for (d = c->dst.rank - 1; d >= 0; --d) {
             dense &= c->dst.dims[d] == 1 || ds[d] == step;
             step *= c->dst.dims[d];
         }
-        if (dense) nib_set(want, n, 0);
+        for (e = n; dense && e % per(c->dst.dtype); ++e) pk_set(want, c->dst.dtype, e, 0);
     }
 }
 

@@ -323,5 +323,87 @@ int main(void)
     z = ten(QUANT_F32, 1, 0, 0, NULL);
     EXPECT(quant_dynamic_quantize(&t, &z, NULL, &t2, &b), QUANT_OK, "empty scales tensor, NULL data");
 
+    /* section 7.1: the MX and NVFP4 scales, tensor_scale, the block-scale
+       schemes, s2/u2 */
+    {
+        static uint8_t e8[1], f8s[1];
+        static float sum_scale[1] = { 1.0f }, cs[6];
+        static const uint32_t bad_ts[] = { 0x00000000u /* none: fine */, 0x80000001u, 0x00400000u, 0x7F800000u,
+                                           0xFF800000u, 0x7FC00000u, 0xBF800000u };
+        quant_tensor te = ten(QUANT_E8M0, 1, 1, 0, e8), tf8 = ten(QUANT_F8_E4M3, 1, 1, 0, f8s);
+        quant_tensor q4 = ten(QUANT_F4_E2M1, 2, 4, 6, qdst), q2 = ten(QUANT_S2, 2, 4, 6, qdst);
+        quant_tensor tcs = ten(QUANT_F32, 2, 4, 1, cs), tce = ten(QUANT_E8M0, 2, 4, 1, qsrc);
+        static const uint8_t bad_f8[] = { 0x00, 0x80, 0x7F, 0xFF, 0xB8 /* -1 */ };
+        for (i = 0; i < N; ++i) fsrc[i] = (float)i - 11.5f;
+        e8[0] = 127;
+        EXPECT(quant_dynamic_quantize(&f, &te, NULL, &q4, NULL), QUANT_OK, "f4 with an e8m0 scale of 1");
+        e8[0] = 0;
+        EXPECT(quant_dynamic_quantize(&f, &te, NULL, &q4, NULL), QUANT_OK, "e8m0 code 0 (2^-127) is a scale");
+        e8[0] = 0xFF;
+        EXPECT(quant_dynamic_quantize(&f, &te, NULL, &q4, NULL), QUANT_ERR_SCALE_VALUE, "e8m0 0xFF (NaN) scale");
+        EXPECT(quant_dynamic_dequantize(&q4, &te, NULL, &fd, NULL), QUANT_ERR_SCALE_VALUE, "e8m0 NaN scale, dequantize");
+        for (i = 0; i < sizeof bad_f8; ++i) {
+            char what[64];
+            f8s[0] = bad_f8[i];
+            snprintf(what, sizeof what, "f8_e4m3 scale 0x%02x", bad_f8[i]);
+            EXPECT(quant_dynamic_quantize(&f, &tf8, NULL, &q4, NULL), QUANT_ERR_SCALE_VALUE, what);
+        }
+        f8s[0] = 0x38; /* 1 */
+        for (i = 0; i < sizeof bad_ts / sizeof bad_ts[0]; ++i) {
+            char what[64];
+            b = quant_attrs_default();
+            b.tensor_scale = check_float_bits(bad_ts[i]);
+            snprintf(what, sizeof what, "tensor_scale 0x%08x", (unsigned)bad_ts[i]);
+            EXPECT(quant_dynamic_quantize(&f, &tf8, NULL, &q4, &b), i ? QUANT_ERR_SCALE_VALUE : QUANT_OK, what);
+            b.scales = sum_scale; b.n_scales = 1;
+            EXPECT(quant_dequantize(&qs, &fd, &b), i ? QUANT_ERR_SCALE_VALUE : QUANT_OK, what);
+        }
+        b = quant_attrs_default();
+        b.tensor_scale = 3e38f; /* a folded scale past the largest float */
+        sum_scale[0] = 4.0f; b.scales = sum_scale; b.n_scales = 1;
+        EXPECT(quant_quantize(&f, &q, &b), QUANT_ERR_SCALE_VALUE, "folded scale overflows");
+        /* the schemes: the types they take, their scales' dtypes, no zero points */
+        b = quant_attrs_default();
+        b.qtype = QUANT_PER_GROUP; b.group_shape[0] = 1; b.group_shape[1] = 6;
+        memset(cs, 0xA5, sizeof cs);
+        CHECK(quant_choose_qparams(&f, QUANT_U8, QUANT_MX, &b, &tce, NULL) == QUANT_ERR_DTYPE, "MX with u8");
+        CHECK(quant_choose_qparams(&f, QUANT_S8, QUANT_NVFP4, &b, &tcs, NULL) == QUANT_ERR_DTYPE, "NVFP4 with s8");
+        CHECK(quant_choose_qparams(&f, QUANT_S2, QUANT_MX_RCEIL, &b, &tce, NULL) == QUANT_ERR_DTYPE, "MX_RCEIL with s2");
+        CHECK(quant_choose_qparams(&f, QUANT_F4_E2M1, QUANT_SYMMETRIC, &b, &tcs, NULL) == QUANT_ERR_DTYPE, "f4 symmetric");
+        tce.dtype = QUANT_F8_E4M3;
+        CHECK(quant_choose_qparams(&f, QUANT_F4_E2M1, QUANT_MX, &b, &tce, NULL) == QUANT_ERR_SCALES, "MX into e4m3 scales");
+        tce.dtype = QUANT_E8M0;
+        z = ten(QUANT_S32, 2, 4, 1, z32);
+        CHECK(quant_choose_qparams(&f, QUANT_F4_E2M1, QUANT_MX, &b, &tce, &z) == QUANT_ERR_ZPS, "MX with zero points");
+        b.tensor_scale = 2.0f;
+        CHECK(quant_choose_qparams(&f, QUANT_F4_E2M1, QUANT_MX, &b, &tce, NULL) == QUANT_ERR_ATTR, "MX with tensor_scale");
+        EXPECT(quant_choose_and_quantize(&f, &q4, QUANT_MX, &b, &tce, NULL), QUANT_ERR_ATTR, "fused MX with tensor_scale");
+        for (i = 0; i < 6; ++i) CHECK(((uint8_t *)cs)[i] == 0xA5, "scales untouched");
+        /* s2/u2: a ragged group is fine; an s2 zero point the type cannot hold is refused by the choose pair */
+        b = quant_attrs_default();
+        b.qtype = QUANT_PER_GROUP; b.group_shape[0] = 1; b.group_shape[1] = 4; /* rows of 6: groups of 4 and 2 */
+        memset(cs, 0, sizeof cs);
+        tcs.dims[1] = 2;
+        EXPECT(quant_choose_and_quantize(&f, &q2, QUANT_SYMMETRIC, &b, &tcs, NULL), QUANT_OK, "s2, ragged groups");
+        {
+            static uint8_t zu8[8];
+            quant_tensor zu = ten(QUANT_U8, 2, 4, 2, zu8);
+            CHECK(quant_choose_qparams(&f, QUANT_S2, QUANT_ASYMMETRIC, &b, &tcs, &zu) == QUANT_ERR_ZPS, "s2 zps in u8");
+            zu.dtype = QUANT_S8;
+            CHECK(quant_choose_qparams(&f, QUANT_U2, QUANT_ASYMMETRIC, &b, &tcs, &zu) == QUANT_OK, "u2 zps in s8");
+            zu.dtype = QUANT_S2; /* a packed zero-point tensor is read, never written */
+            CHECK(quant_choose_qparams(&f, QUANT_S2, QUANT_ASYMMETRIC, &b, &tcs, &zu) == QUANT_ERR_ZPS, "s2 zps written");
+        }
+        /* an s2 dst overlapping src by one byte: 20 elements are 5 bytes */
+        {
+            quant_tensor src2 = ten(QUANT_F32, 2, 4, 5, (uint8_t *)fdst + 8), dst2 = ten(QUANT_S2, 2, 4, 5, (uint8_t *)fdst + 3);
+            memset(fdst, 0, sizeof fdst);
+            CHECK(quant_quantize(&src2, &dst2, &a) == QUANT_OK, "s2 dst of 5 bytes just before src");
+            dst2.data = (uint8_t *)fdst + 4;
+            CHECK(quant_quantize(&src2, &dst2, &a) == QUANT_ERR_OVERLAP, "s2 dst overlapping src by one byte");
+        }
+        for (i = 0; i < N; ++i) fsrc[i] = 0.0f;
+    }
+
     return check_done("test_validation");
 }
