@@ -1281,6 +1281,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__w4_idx16 QUANT__SFX(quant__w4_idx16)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
+#define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
@@ -3805,6 +3806,40 @@ QUANT__NOINLINE void quant__f4_row(const uint8_t *src, void *dst, size_t n, cons
    or a vpermw of the narrowed table (f16, bf16); groups of a multiple of
    16 (MXFP4's 32, NVFP4's 16), the rest of a short last group by the
    scalar table */
+/* MXFP4 to bf16 or f16, 16 groups of 32 (nb bytes of codes, 16 e8m0
+   scales) at a time: with every scale code in [lo, hi], decode(j) * 2^(c -
+   127) is a normal number of the output type for each non-zero code j, and
+   its bits are j's bits with the exponent moved by c - 127: the group's
+   table is one masked add of that shift to a constant table (codes 0 and 8,
+   the zeros, kept), and each 32 elements a vpermw. Returns 0 (nothing
+   written) when a scale is out of that range. */
+QUANT__INLINE int quant__f4_pow2_block(const uint8_t *src, uint16_t *dst, const uint8_t *e8, unsigned out)
+{
+    const __m512i base = out == QUANT__F4_BF16
+        ? _mm512_setr_epi32(0x3F000000, 0x3FC03F80, 0x40404000, 0x40C04080, (int)0xBF008000u, (int)0xBFC0BF80u,
+                            (int)0xC040C000u, (int)0xC0C0C080u, 0, 0, 0, 0, 0, 0, 0, 0)
+        : _mm512_setr_epi32(0x38000000, 0x3E003C00, 0x42004000, 0x46004400, (int)0xB8008000u, (int)0xBE00BC00u,
+                            (int)0xC200C000u, (int)0xC600C400u, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)e8);
+    const __m512i m = _mm512_set1_epi32(0x000F000F);
+    int16_t sh[16];
+    int j;
+    /* bf16: 0.5 * 2^k >= 2^-126 and 6 * 2^k < 2^128; f16: 2^-14 and 65504 */
+    if (_mm_cmp_epu8_mask(c, _mm_set1_epi8((char)(out == QUANT__F4_BF16 ? 2 : 114)), _MM_CMPINT_LT) |
+        _mm_cmp_epu8_mask(c, _mm_set1_epi8((char)(out == QUANT__F4_BF16 ? 252 : 140)), _MM_CMPINT_NLE))
+        return 0;
+    _mm256_storeu_si256((__m256i *)(void *)sh,
+                        _mm256_slli_epi16(_mm256_sub_epi16(_mm256_cvtepu8_epi16(c), _mm256_set1_epi16(127)),
+                                          out == QUANT__F4_BF16 ? 7 : 10));
+    for (j = 0; j < 16; ++j) {
+        const __m512i t = _mm512_mask_add_epi16(base, 0xFEFEu, base, _mm512_set1_epi16(sh[j]));
+        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + 16 * j)));
+        const __m512i k = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m, 0xA8);
+        _mm512_storeu_si512((void *)(dst + 32 * j), _mm512_permutexvar_epi16(k, t));
+    }
+    return 1;
+}
+
 QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
                                        float tscale, size_t g, unsigned out)
 {
@@ -3812,35 +3847,48 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
                                        -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f);
     const __m256i m = _mm256_set1_epi32(0x000F000F);
     size_t i0, gi = 0, i;
+    int pow2;
     if (g == 0 || g > n) g = n;
     if (g % 16u != 0) { quant__f4_row(src, dst, n, scales, stype, tscale, g, out); return; }
-    for (i0 = 0; i0 < n; i0 += g, ++gi) {
-        const size_t end = n - i0 < g ? n : i0 + g;
-        const float s = quant__f4_scale(scales, gi, stype, tscale);
-        const __m512 y = _mm512_mul_ps(vals, _mm512_set1_ps(s));
-        i = i0; /* even: groups are whole bytes */
-        if (out == QUANT__F4_F32) {
-            for (; i + 16 <= end; i += 16)
-                _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(quant__w4_idx16(src + (i >> 1)), y));
-        } else {
-            /* the table narrowed as the scalar code narrows it, NaN included */
-            const __m256i t = _mm512_cvtepi32_epi16(quant__v_to_half(y, out == QUANT__F4_BF16));
-            const __m512i t2 = _mm512_castsi256_si512(t), m2 = _mm512_set1_epi32(0x000F000F);
-            for (; i + 32 <= end; i += 32) { /* 16 bytes to 32 words, as below */
-                const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
-                const __m512i k = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m2, 0xA8);
-                _mm512_storeu_si512((void *)((uint16_t *)dst + i), _mm512_permutexvar_epi16(k, t2));
-            }
-            for (; i + 16 <= end; i += 16) {
-                /* 8 bytes to 16 words, nibble k of the 16 in word k: (b | b << 12) & 0x000F000F */
-                const __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1))));
-                const __m256i k = _mm256_ternarylogic_epi32(d, _mm256_slli_epi32(d, 12), m, 0xA8);
-                _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + i), _mm256_permutexvar_epi16(k, t));
-            }
+    /* MXFP4 to 16 bits: 512 elements at a time by exponent adds where the
+       scales allow, else (and for the rest) a group at a time */
+    pow2 = stype == QUANT_E8M0 && tscale == 0.0f && g == 32 && out != QUANT__F4_F32;
+    for (i0 = 0; i0 < n;) {
+        const size_t stop = pow2 && n - i0 > 512 ? i0 + 512 : n;
+        if (pow2 && n - i0 >= 512 &&
+            quant__f4_pow2_block(src + (i0 >> 1), (uint16_t *)dst + i0, (const uint8_t *)scales + gi, out)) {
+            i0 += 512;
+            gi += 16;
+            continue;
         }
-        if (i < end) /* a short last group: the rest by the scalar table */
-            quant__f4_row(src + (i >> 1), out == QUANT__F4_F32 ? (void *)((float *)dst + i) : (void *)((uint16_t *)dst + i),
-                          end - i, &s, QUANT_F32, 0.0f, 0, out);
+        for (; i0 < stop; i0 += g, ++gi) {
+            const size_t end = n - i0 < g ? n : i0 + g;
+            const float s = quant__f4_scale(scales, gi, stype, tscale);
+            const __m512 y = _mm512_mul_ps(vals, _mm512_set1_ps(s));
+            i = i0; /* even: groups are whole bytes */
+            if (out == QUANT__F4_F32) {
+                for (; i + 16 <= end; i += 16)
+                    _mm512_storeu_ps((float *)dst + i, _mm512_permutexvar_ps(quant__w4_idx16(src + (i >> 1)), y));
+            } else {
+                /* the table narrowed as the scalar code narrows it, NaN included */
+                const __m256i t = _mm512_cvtepi32_epi16(quant__v_to_half(y, out == QUANT__F4_BF16));
+                const __m512i t2 = _mm512_castsi256_si512(t), m2 = _mm512_set1_epi32(0x000F000F);
+                for (; i + 32 <= end; i += 32) { /* 16 bytes to 32 words, as below */
+                    const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + (i >> 1))));
+                    const __m512i k = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m2, 0xA8);
+                    _mm512_storeu_si512((void *)((uint16_t *)dst + i), _mm512_permutexvar_epi16(k, t2));
+                }
+                for (; i + 16 <= end; i += 16) {
+                    /* 8 bytes to 16 words, nibble k of the 16 in word k: (b | b << 12) & 0x000F000F */
+                    const __m256i d = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(src + (i >> 1))));
+                    const __m256i k = _mm256_ternarylogic_epi32(d, _mm256_slli_epi32(d, 12), m, 0xA8);
+                    _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + i), _mm256_permutexvar_epi16(k, t));
+                }
+            }
+            if (i < end) /* a short last group: the rest by the scalar table */
+                quant__f4_row(src + (i >> 1), out == QUANT__F4_F32 ? (void *)((float *)dst + i) : (void *)((uint16_t *)dst + i),
+                              end - i, &s, QUANT_F32, 0.0f, 0, out);
+        }
     }
 }
 #else
@@ -4510,6 +4558,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef QUANT__W4_LUT_F32
 #undef quant__simd_w4
 #undef quant__simd_f4_row
+#undef quant__f4_pow2_block
 #undef quant__v_lo
 #undef quant__v_hi
 #undef quant__v_minmax_body
@@ -5355,10 +5404,14 @@ QUANT__NOINLINE void quant__run_general(const quant__plan *p, size_t r0, size_t 
 #if QUANT__MX
         if (f4 && !((r * row) & 1u)) {
             const size_t ng = row / gl + (row % gl != 0);
-            for (k = 0; k < ng; ++k) sc[k] = quant__scale_at(p, base + k); /* folded already */
+            /* e8m0 scales as they are (the row kernel's exponent adds), others as f32 */
+            const int e8 = p->sdtype == QUANT_E8M0 && p->tscale == 0.0f;
+            if (!e8)
+                for (k = 0; k < ng; ++k) sc[k] = quant__scale_at(p, base + k); /* folded already */
             quant__f4_rowk((const uint8_t *)p->src + (r * row >> 1), p->fdtype == QUANT_F32 ? (void *)((float *)p->dst + r * row)
                                                                                         : (void *)((uint16_t *)p->dst + r * row),
-                          row, sc, QUANT_F32, 0.0f, gl,
+                          row, e8 ? (const void *)((const uint8_t *)p->sraw + base) : (const void *)sc, e8 ? QUANT_E8M0 : QUANT_F32,
+                          0.0f, gl,
                           p->fdtype == QUANT_F32 ? QUANT__F4_F32 : p->fdtype == QUANT_F16 ? QUANT__F4_F16 : QUANT__F4_BF16);
             continue;
         }

@@ -416,11 +416,16 @@ static void choose_validation(void)
 
 /* the MXFP4 and NVFP4 row kernels against the oracle: every length up to
    300 (odd ones and ragged last groups), any scale code, NVFP4 with and
-   without a tensor scale, each output type; buffers of exactly n */
+   without a tensor scale, each output type; buffers of exactly n. Then
+   long rows whose MXFP4 scales mostly lie where the 16-bit outputs are an
+   exponent add (bf16: codes 2 .. 252, f16: 114 .. 140), with now and then
+   a code just outside, or 0, 254, NaN */
 static void row_kernels(void)
 {
-    size_t n;
-    for (n = 0; n <= 300; n += 1 + (n > 70) * 7) {
+    static const size_t longs[] = { 512, 1024, 1536 + 32, 2048 + 17, 4096 + 48, 8192, 3 * 2048, 3 * 1024 + 96 };
+    static const uint8_t edges[] = { 0, 1, 2, 113, 114, 140, 141, 252, 253, 254, 0xFF };
+    size_t n, li = 0;
+    for (n = 0; n <= 300 || li < sizeof longs / sizeof longs[0]; n = n < 300 ? n + 1 + (n > 70) * 7 : longs[li++]) {
         int nv, out;
         for (nv = 0; nv < 2; ++nv)
             for (out = 0; out < 3; ++out) {
@@ -431,7 +436,14 @@ static void row_kernels(void)
                 size_t i;
                 for (i = 0; i < f4_bytes(n); ++i) src[i] = (uint8_t)check_rand();
                 for (i = 0; i < ng; ++i) sc[i] = nv ? (uint8_t)(check_rand() % 0x7F) : (uint8_t)(check_rand() % 255);
-                if (ng && check_rand() % 4 == 0) sc[check_rand() % ng] = nv ? 0xFF : 0xFF; /* a NaN scale (-NaN for e4m3) */
+                if (n > 300 && !nv) {
+                    for (i = 0; i < ng; ++i)
+                        sc[i] = check_rand() % 64 == 0 ? edges[check_rand() % sizeof edges]
+                              : out == 1 ? (uint8_t)(114 + check_rand() % 27) : (uint8_t)(2 + check_rand() % 251);
+                    /* and one edge alone in each block of 16 groups, every edge in turn */
+                    for (i = 0; 16 * i + 16 <= ng; ++i) sc[16 * i + check_rand() % 16] = edges[(i + li) % sizeof edges];
+                }
+                if (ng && check_rand() % 4 == 0 && n <= 300) sc[check_rand() % ng] = 0xFF; /* a NaN scale (-NaN for e4m3) */
                 if (nv) {
                     if (out == 0) quant_nvfp4_to_f32(src, (float *)dst, n, sc, ts);
                     else (out == 1 ? quant_nvfp4_to_f16 : quant_nvfp4_to_bf16)(src, (uint16_t *)dst, n, sc, ts);
@@ -452,6 +464,28 @@ static void row_kernels(void)
                              : (got & 0x7FFFu) == (out == 1 ? 0x7E00u : 0x7FC0u) ? got : (out == 1 ? 0x7E00u : 0x7FC0u);
                     CHECK(got == want, "%s row n=%zu out %d [%zu] code 0x%x scale 0x%02x ts %a: got 0x%x want 0x%x",
                           nv ? "nvfp4" : "mxfp4", n, out, i, nib(src, i), sc[i / g], (double)ts, got, want);
+                }
+                if (n > 300 && !nv && n % 32 == 0 && n % 3 == 0) {
+                    /* the op layer, [3, n / 3] per group of 32 with an e8m0 scales tensor (rows of whole groups
+                       when n / 3 is a multiple of 32) */
+                    const int64_t dims[2] = { 3, (int64_t)n / 3 }, sd[2] = { 3, (int64_t)ng / 3 };
+                    void *dst2 = alloc(n * (out == 0 ? 4 : 2));
+                    quant_tensor tq = tensor(QUANT_F4_E2M1, 2, dims, src), ty = tensor(out == 0 ? QUANT_F32 : out == 1 ? QUANT_F16 : QUANT_BF16, 2, dims, dst2);
+                    quant_tensor tsc = tensor(QUANT_E8M0, 2, sd, sc);
+                    quant_attrs a = quant_attrs_default();
+                    quant_status st;
+                    for (i = 0; i < ng; ++i) if (sc[i] == 0xFF) sc[i] = 127; /* a NaN scale is refused by the ops */
+                    a.qtype = QUANT_PER_GROUP; a.group_shape[0] = 1; a.group_shape[1] = 32;
+                    st = quant_dynamic_dequantize(&tq, &tsc, NULL, &ty, &a);
+                    CHECK(st == QUANT_OK, "mxfp4 op n=%zu out %d: %s", n, out, quant_status_str(st));
+                    for (i = 0; i < n && st == QUANT_OK; ++i) {
+                        const float y = o_dequant_f4((uint8_t)nib(src, i), o_e8m0_value(sc[i / 32]));
+                        const uint32_t want = out == 0 ? check_bits_float(y) : out == 1 ? o_f16_code(y) : o_bf16_code(y);
+                        const uint32_t got = out == 0 ? check_bits_float(((float *)dst2)[i]) : ((uint16_t *)dst2)[i];
+                        CHECK(got == want, "mxfp4 op n=%zu out %d [%zu] code 0x%x scale 0x%02x: got 0x%x want 0x%x", n, out, i,
+                              nib(src, i), sc[i / 32], got, want);
+                    }
+                    free(dst2);
                 }
                 free(src); free(sc); free(dst);
             }
