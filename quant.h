@@ -1282,6 +1282,10 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
+#define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
+#define quant__simd_f4_enc_g QUANT__SFX(quant__simd_f4_enc_g)
+#define quant__f4_g16_pairs QUANT__SFX(quant__f4_g16_pairs)
+#define quant__f4_g16_pairs_bf16i QUANT__SFX(quant__f4_g16_pairs_bf16i)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
 #define quant__v_i8_to_f32_x4 QUANT__SFX(quant__v_i8_to_f32_x4)
 #define quant__v_f32_to_i8_zvec QUANT__SFX(quant__v_f32_to_i8_zvec)
@@ -3798,6 +3802,26 @@ QUANT__NOINLINE void quant__f4_row(const uint8_t *src, void *dst, size_t n, cons
     }
 }
 
+/* len elements of x with scales sc[k * sstep] into packed f4_e2m1 codes
+   from element e of d (the other nibble of a byte kept): the quotient of
+   flags f, x * fl(1/s) under QUANT__F_RECIP, else x / s; with clamp (the
+   MX schemes' fused quantize under onednn) the quotient clamped to +-6,
+   NaN to -6, first; else NaN gives 0, or under onednn 6 with x's sign */
+QUANT__NOINLINE void quant__f4_enc(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep, unsigned f,
+                                   int clamp)
+{
+    const int nan6 = !clamp && (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE);
+    size_t k;
+    for (k = 0; k < len; ++k, ++e) {
+        const float s = sc[k * sstep], r = 1.0f / s;
+        float v = (f & QUANT__F_RECIP) ? x[k] * r : x[k] / s;
+        unsigned c, sh = (unsigned)(e & 1u) * 4u;
+        if (clamp) v = v > -6.0f ? (v < 6.0f ? v : 6.0f) : -6.0f; /* NaN fails the first test */
+        c = quant__f4_code(v, x[k], nan6);
+        d[e >> 1] = (uint8_t)(((unsigned)d[e >> 1] & (0xF0u >> sh)) | c << sh);
+    }
+}
+
 #elif QUANT__PART == 2 && QUANT__MX
 
 #if QUANT__PASS == QUANT_SIMD_AVX512
@@ -3840,6 +3864,53 @@ QUANT__INLINE int quant__f4_pow2_block(const uint8_t *src, uint16_t *dst, const 
     return 1;
 }
 
+/* Groups of 16 to 16 bits (NVFP4), two a step: both groups' tables in
+   the 32 words of one register (the second's indices get bit 4), each
+   32 elements one vpermw; sb holds the 2 * np scales as the ops fold them.
+   f16 tables by vcvtps2ph, bf16 ones by the scalar code's rounding. */
+QUANT__INLINE void quant__f4_g16_pairs(const uint8_t *src, uint16_t *dst, size_t np, const float *sb, unsigned out)
+{
+    const __m512 vals = _mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+                                       -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f);
+    const __m512i m = _mm512_set1_epi32(0x000F000F), hi = _mm512_maskz_mov_epi32(0xFF00u, _mm512_set1_epi32(0x00100010));
+    size_t k;
+    for (k = 0; k < np; ++k) {
+        const __m512 ya = _mm512_mul_ps(vals, _mm512_set1_ps(sb[2 * k])), yb = _mm512_mul_ps(vals, _mm512_set1_ps(sb[2 * k + 1]));
+        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + 16 * k)));
+        const __m512i i = _mm512_or_si512(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m, 0xA8), hi);
+        __m512i t;
+        if (out == QUANT__F4_F16)
+            t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtps_ph(ya, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                                   _mm512_cvtps_ph(yb, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), 1);
+        else
+            t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(quant__v_to_half(ya, 1))),
+                                   _mm512_cvtepi32_epi16(quant__v_to_half(yb, 1)), 1);
+        _mm512_storeu_si512((void *)(dst + 32 * k), _mm512_permutexvar_epi16(i, t));
+    }
+}
+#undef QUANT__F4_BF16I
+#if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
+#  define QUANT__F4_BF16I 1
+/* the same to bf16 with AVX512-BF16: one vcvtne2ps2bf16 rounds both
+   tables (it flushes subnormals: the caller keeps it to scales whose
+   products are normal or zero) */
+QUANT__BF16I_FN void quant__f4_g16_pairs_bf16i(const uint8_t *src, uint16_t *dst, size_t np, const float *sb)
+{
+    const __m512 vals = _mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+                                       -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f);
+    const __m512i m = _mm512_set1_epi32(0x000F000F), hi = _mm512_maskz_mov_epi32(0xFF00u, _mm512_set1_epi32(0x00100010));
+    size_t k;
+    for (k = 0; k < np; ++k) {
+        const __m512 ya = _mm512_mul_ps(vals, _mm512_set1_ps(sb[2 * k])), yb = _mm512_mul_ps(vals, _mm512_set1_ps(sb[2 * k + 1]));
+        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(src + 16 * k)));
+        const __m512i i = _mm512_or_si512(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m, 0xA8), hi);
+        _mm512_storeu_si512((void *)(dst + 32 * k), _mm512_permutexvar_epi16(i, (__m512i)_mm512_cvtne2ps_pbh(yb, ya)));
+    }
+}
+#else
+#  define QUANT__F4_BF16I 0
+#endif
+
 QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
                                        float tscale, size_t g, unsigned out)
 {
@@ -3850,10 +3921,47 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
     int pow2;
     if (g == 0 || g > n) g = n;
     if (g % 16u != 0) { quant__f4_row(src, dst, n, scales, stype, tscale, g, out); return; }
+    if (g == 16 && out != QUANT__F4_F32 && n >= 64) {
+        /* NVFP4 to 16 bits: blocks of up to 32 whole groups, their scales
+           decoded and folded once, two groups a step */
+        float sb[32];
+        const size_t whole = n / 32 * 2; /* groups, in pairs */
+        while (gi < whole) {
+            const size_t cnt = whole - gi < 32 ? whole - gi : 32;
+            size_t k;
+            int tiny = 0;
+            for (k = 0; k + 16 <= cnt && stype == QUANT_F8_E4M3; k += 16) {
+                /* 16 e4m3 codes decoded as quant__e4m3_value does: S.EEEE.MMM, bias 7, steps of 2^-9 below 2^-6, NaN S.1111.111 */
+                const __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)((const uint8_t *)scales + gi + k)));
+                const __m512i a = _mm512_and_si512(c, _mm512_set1_epi32(0x7F));
+                __m512 v = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(a, 20), _mm512_set1_epi32(120 << 23)));
+                v = _mm512_mask_mul_ps(v, _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(8)), _mm512_cvtepi32_ps(a), _mm512_set1_ps(1.0f / 512.0f));
+                v = _mm512_mask_mov_ps(v, _mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32(0x7F)), _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)));
+                v = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(v), _mm512_slli_epi32(_mm512_and_si512(c, _mm512_set1_epi32(0x80)), 24)));
+                if (tscale != 0.0f) v = _mm512_mul_ps(v, _mm512_set1_ps(tscale));
+                _mm512_storeu_ps(sb + k, v);
+                /* below 2^-125 (0.5 s subnormal), not 0 */
+                tiny |= _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(_mm512_castps_si512(v), _mm512_set1_epi32(0x7FFFFFFF)),
+                                                     _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7FFFFFFF)),
+                                                     _mm512_set1_epi32(0x01000000)) != 0;
+            }
+            for (; k < cnt; ++k) {
+                const uint32_t a = quant__bits(sb[k] = quant__f4_scale(scales, gi + k, stype, tscale)) & 0x7FFFFFFFu;
+                tiny |= a != 0 && a < 0x01000000u; /* below 2^-125: 0.5 s is subnormal */
+            }
+#if QUANT__F4_BF16I
+            if (out == QUANT__F4_BF16 && !tiny && QUANT__BF16I_ON)
+                quant__f4_g16_pairs_bf16i(src + gi * 8, (uint16_t *)dst + gi * 16, cnt / 2, sb);
+            else
+#endif
+                quant__f4_g16_pairs(src + gi * 8, (uint16_t *)dst + gi * 16, cnt / 2, sb, out);
+            gi += cnt;
+        }
+    }
     /* MXFP4 to 16 bits: 512 elements at a time by exponent adds where the
        scales allow, else (and for the rest) a group at a time */
     pow2 = stype == QUANT_E8M0 && tscale == 0.0f && g == 32 && out != QUANT__F4_F32;
-    for (i0 = 0; i0 < n;) {
+    for (i0 = gi * g; i0 < n;) {
         const size_t stop = pow2 && n - i0 > 512 ? i0 + 512 : n;
         if (pow2 && n - i0 >= 512 &&
             quant__f4_pow2_block(src + (i0 >> 1), (uint16_t *)dst + i0, (const uint8_t *)scales + gi, out)) {
@@ -3891,6 +3999,51 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
         }
     }
 }
+
+/* quant__f4_enc 16 elements at a time from an even element. With a the
+   quotient's magnitude (at most 6), the code is 2e + rne(a * 2^(1-e)),
+   e = 0 below 2, 1 below 4, else 2: e2m1 has steps of 0.5 below 2, of 1
+   up to 4 and of 2 above, and the ties to even code are the ties to even
+   of that integer (0.25 -> 0, 1.75 -> 4, 2.5 -> 4, 5 -> 6). A quotient
+   by a power of two is the product by its exact reciprocal. */
+QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep,
+                                       unsigned f, int clamp)
+{
+    const int nan6 = !clamp && (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE);
+    const uint32_t su = len ? quant__bits(sc[0]) & 0x7FFFFFFFu : 0u;
+    /* one scale, a power of two of at least 2^-127: its reciprocal is exact */
+    const int mul = (f & QUANT__F_RECIP) || (!sstep && ((su & 0x7FFFFFu) == 0 || su == 0x00400000u) && su != 0);
+    const __m512 six = _mm512_set1_ps(6.0f), one = _mm512_set1_ps(1.0f), r1 = _mm512_set1_ps(len ? 1.0f / sc[0] : 1.0f);
+    const __m512i two = _mm512_set1_epi32(2), eight = _mm512_set1_epi32(8), seven = _mm512_set1_epi32(7);
+    size_t k = 0;
+    if (e & 1u) { quant__f4_enc(x, d, e, 1, sc, sstep, f, clamp); k = 1; }
+    for (; k + 16 <= len; k += 16) {
+        const __m512 xv = _mm512_loadu_ps(x + k);
+        const __m512 sv = sstep ? _mm512_loadu_ps(sc + k) : _mm512_set1_ps(sc[0]);
+        __m512 v = !mul ? _mm512_div_ps(xv, sv) : _mm512_mul_ps(xv, sstep ? _mm512_div_ps(one, sv) : r1), a;
+        __mmask16 nan, ge2, ge4;
+        __m512i c, q;
+        if (clamp) v = _mm512_mask_min_ps(_mm512_set1_ps(-6.0f), _mm512_cmp_ps_mask(v, _mm512_set1_ps(-6.0f), _CMP_GT_OQ), v, six);
+        nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        a = _mm512_min_ps(_mm512_abs_ps(v), six); /* NaN: 6, replaced below */
+        ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
+        ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
+        a = _mm512_mul_ps(a, _mm512_mask_mov_ps(_mm512_mask_mov_ps(_mm512_set1_ps(2.0f), ge2, one), ge4, _mm512_set1_ps(0.5f)));
+        c = _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        c = _mm512_mask_add_epi32(c, ge2, c, two);
+        c = _mm512_mask_add_epi32(c, ge4, c, two);
+        /* c | (sign >> 28 & 8): v's sign; a NaN gives 0, or under onednn 7 with x's sign */
+        c = _mm512_ternarylogic_epi32(c, _mm512_srli_epi32(_mm512_castps_si512(v), 28), eight, 0xF8);
+        if (nan6)
+            c = _mm512_mask_mov_epi32(c, nan, _mm512_ternarylogic_epi32(seven, _mm512_srli_epi32(_mm512_castps_si512(xv), 28), eight, 0xF8));
+        else
+            c = _mm512_maskz_mov_epi32((__mmask16)~nan, c);
+        /* two codes a qword: the odd one's nibble beside the even one's, byte 0 of each qword */
+        q = _mm512_or_si512(c, _mm512_srli_epi64(c, 28));
+        _mm_storel_epi64((__m128i *)(void *)(d + ((e + k) >> 1)), _mm512_cvtepi64_epi8(q));
+    }
+    if (k < len) quant__f4_enc(x + k, d, e + k, len - k, sc + k * sstep, sstep, f, clamp);
+}
 #else
 /* elsewhere the scalar table kernel, compiled for the pass */
 QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, const void *scales, unsigned stype,
@@ -3898,7 +4051,20 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
 {
     quant__f4_row(src, dst, n, scales, stype, tscale, g, out);
 }
+QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep,
+                                       unsigned f, int clamp)
+{
+    quant__f4_enc(x, d, e, len, sc, sstep, f, clamp);
+}
 #endif
+/* groups of g elements of a line, scale sc[k] for group k: one call of the
+   encoder a group, within the pass */
+QUANT__PRIVATE void quant__simd_f4_enc_g(const float *x, uint8_t *d, size_t e, size_t len, size_t g, const float *sc, unsigned f,
+                                         int clamp)
+{
+    size_t k;
+    for (k = 0; k < len; k += g) quant__simd_f4_enc(x + k, d, e + k, len - k < g ? len - k : g, sc + k / g, 0, f, clamp);
+}
 
 #elif QUANT__PART == 3 && QUANT__MX
 
@@ -3908,11 +4074,24 @@ QUANT__PRIVATE void quant__simd_f4_row_x86(const uint8_t *src, void *dst, size_t
 {
     QUANT__PICK(quant__simd_f4_row, (src, dst, n, scales, stype, tscale, g, out));
 }
+QUANT__PRIVATE void quant__simd_f4_enc_x86(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep,
+                                           unsigned f, int clamp)
+{
+    QUANT__PICK(quant__simd_f4_enc, (x, d, e, len, sc, sstep, f, clamp));
+}
+QUANT__PRIVATE void quant__simd_f4_enc_g_x86(const float *x, uint8_t *d, size_t e, size_t len, size_t g, const float *sc, unsigned f,
+                                             int clamp)
+{
+    QUANT__PICK(quant__simd_f4_enc_g, (x, d, e, len, g, sc, f, clamp));
+}
 #endif
 #if QUANT__SIMD_ANY
 #  define quant__f4_rowk QUANT__BK(quant__simd_f4_row)
+#  define quant__f4_enck QUANT__BK(quant__simd_f4_enc)
+#  define quant__f4_enck_g QUANT__BK(quant__simd_f4_enc_g)
 #else
 #  define quant__f4_rowk quant__f4_row
+#  define quant__f4_enck quant__f4_enc
 #endif
 
 #endif
@@ -4559,6 +4738,10 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__simd_w4
 #undef quant__simd_f4_row
 #undef quant__f4_pow2_block
+#undef quant__simd_f4_enc
+#undef quant__simd_f4_enc_g
+#undef quant__f4_g16_pairs
+#undef quant__f4_g16_pairs_bf16i
 #undef quant__v_lo
 #undef quant__v_hi
 #undef quant__v_minmax_body
@@ -5155,15 +5338,9 @@ QUANT__INLINE int32_t quant__pint_get(const uint8_t *b, size_t i, unsigned t)
 #if QUANT__MX
 /* len elements of x into packed f4_e2m1 codes at elements e.. of d, with
    scales sc (a step of sstep) and the rounding's quotient */
-QUANT__NOINLINE void quant__f4_put(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep, unsigned f)
+QUANT__INLINE void quant__f4_put(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep, unsigned f)
 {
-    const int nan6 = (f & QUANT__F_RECIP) && (f & QUANT__F_ZP_BEFORE); /* onednn */
-    size_t k;
-    for (k = 0; k < len; ++k) {
-        const float s = sc[k * sstep], r = 1.0f / s;
-        const float v = (f & QUANT__F_RECIP) ? x[k] * r : x[k] / s;
-        quant__nib_put(d, e + k, quant__f4_code(v, x[k], nan6));
-    }
+    quant__f4_enck(x, d, e, len, sc, sstep, f, 0);
 }
 
 /* len f4_e2m1 codes from element e of packed b, decoded and scaled */
@@ -6145,9 +6322,37 @@ QUANT__PRIVATE void quant__fuse_q(const quant__plan *p, size_t e, size_t len, co
 {
     size_t j;
 #if QUANT__MX
-    if (p->flags & QUANT__F_MX) { /* an element at a time, from f32, f16 or bf16 */
+    if (p->flags & QUANT__F_MX) {
+        const int onednn = (p->flags & QUANT__F_RECIP) && (p->flags & QUANT__F_ZP_BEFORE);
         const uint16_t *h = (const uint16_t *)p->src;
-        for (j = 0; j < len; ++j, ++e) {
+        if (quant__is_f4(p->qdtype)) {
+            /* the f4 encoder, with oneDNN's clamp under onednn */
+            if (QUANT__F32_SIDE(p)) { quant__f4_enck((const float *)p->src + e, (uint8_t *)p->dst, e, len, sc, step, p->flags, onednn); return; }
+#if QUANT__SIMD_ANY
+            {
+                float xb[QUANT__STAGE];
+                for (j = 0; j < len; j += QUANT__STAGE) {
+                    const size_t l = len - j < QUANT__STAGE ? len - j : QUANT__STAGE;
+                    quant__widen16(h + e + j, xb, l, p->fdtype == QUANT_BF16);
+                    quant__f4_enck(xb, (uint8_t *)p->dst, e + j, l, sc + j * step, step, p->flags, onednn);
+                }
+                return;
+            }
+#endif
+        }
+#if QUANT__SIMD_ANY
+        if (!onednn && p->qdtype != QUANT_F4_E2M1) {
+            /* f8 and s8 take section 3's kernels (s8's -128 then made -127: MXINT8 is symmetric) */
+            quant__plan q;
+            quant__copy_op(&q, p);
+            q.flags = (unsigned short)(p->flags & ~QUANT__F_MX);
+            quant__fuse_q(&q, e, len, sc, zp, step);
+            if (p->qdtype == QUANT_S8)
+                for (j = 0; j < len; ++j) ((uint8_t *)p->dst)[e + j] = (uint8_t)(((uint8_t *)p->dst)[e + j] == 0x80u ? 0x81u : ((uint8_t *)p->dst)[e + j]);
+            return;
+        }
+#endif
+        for (j = 0; j < len; ++j, ++e) { /* an element at a time, from f32, f16 or bf16 */
             const float x = QUANT__F32_SIDE(p) ? ((const float *)p->src)[e]
                           : p->fdtype == QUANT_BF16 ? quant__bf16_to_f32(h[e]) : quant__f16_to_f32(h[e]);
             const unsigned c = quant__mx_code(x, sc[j * step], p->qdtype, p->flags);
@@ -6219,6 +6424,9 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
 {
     const int L = g->r - 1, half = QUANT__F32_SIDE(p) ? 0 : p->fdtype == QUANT_BF16 ? 1 : 2;
     const size_t cl = quant__gcell(p, g, L), dl = quant__gdim(p, g, L), gl = quant__gcount(p, g, L);
+#if QUANT__MX && QUANT__SIMD_ANY
+    const int mxf4 = (p->flags & QUANT__F_MX) && quant__is_f4(p->qdtype) && QUANT__F32_SIDE(p);
+#endif
     const size_t es = half ? 2u : 4u;
     size_t c = c0;
     while (c < c1) {
@@ -6248,6 +6456,11 @@ QUANT__PRIVATE void quant__walk(const quant__plan *p, const quant__grid *g, size
             else if (cl == 1) quant__fuse_q(p, e, len, sc + i0, zp + i0, 1);
 #if QUANT__SIMD_ANY
             else if (lo) quant__minmax_groups((const char *)p->src + e * es, len, cl, half, lo + i0, hi + i0);
+#if QUANT__MX
+            else if (mxf4) /* MX or NVFP4 to f4 from f32: the encoder a group at a time within its pass */
+                quant__f4_enck_g((const float *)p->src + e, (uint8_t *)p->dst, e, len, cl, sc + i0, p->flags,
+                                 (p->flags & QUANT__F_RECIP) && (p->flags & QUANT__F_ZP_BEFORE));
+#endif
             else if (cl < QUANT__SMALL_GROUP) quant__fuse_q_groups(p, e, len, cl, sc + i0, zp + i0);
 #endif
             else for (k = 0; k < len; k += cl) {
@@ -6441,6 +6654,13 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
         float a = inf, b = -inf;
         quant__minmax(p->src, n, QUANT__F32_SIDE(p) ? 0 : p->fdtype == QUANT_BF16 ? 1 : 2, &a, &b);
         if (!(a > -huge && b < huge)) pass = 0;
+#if QUANT__MX
+        if (fuse && scheme == QUANT_NVFP4) {
+            /* likewise when a block scale (2^-9 .. 448) times tensor_scale may fail section 4 */
+            float e1 = quant__float(0x3B000000u) * tscale, e2 = 448.0f * tscale;
+            if (!quant__scalar_scales_valid(&e1, 1) || !quant__scalar_scales_valid(&e2, 1)) pass = 0;
+        }
+#endif
     }
     for (; pass < 2; ++pass)
         for (c0 = 0; c0 < g.cells; c0 += per) {
@@ -6459,6 +6679,7 @@ QUANT__NOINLINE quant_status quant__choose_run(const quant__plan *p, unsigned sc
                     zp[k] = 0;
                     hi[k] = s;          /* as written */
                     lo[k] = s * tscale; /* as the fused quantize takes it: fl(s * tensor_scale) */
+                    if (fuse && scheme == QUANT_NVFP4 && !quant__scalar_scales_valid(&lo[k], 1)) return QUANT_ERR_SCALE_VALUE;
                     continue;
                 }
 #endif
@@ -6781,9 +7002,15 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
         }
         return;
     case QUANT_ERR_SCALE_VALUE: {
-        /* the plan holds the scales as validated, whatever their dtype */
+        /* the plan holds the scales as validated, whatever their dtype,
+           unless tensor_scale was refused first */
         size_t i = 0;
         float v = 0.0f;
+        if (a->tensor_scale != 0.0f &&
+            !(a->tensor_scale >= quant__float(0x00800000u) && a->tensor_scale <= quant__float(0x7F7FFFFFu))) {
+            quant__say(l, "attrs.tensor_scale: not a finite normal positive float (0 for none)");
+            return;
+        }
         while (i < p->n_scales && (v = quant__scale_at(p, i), quant__scalar_scales_valid(&v, 1))) ++i;
         quant__say(l, dynamic ? "scales[" : "attrs.scales[");
         quant__say_u64(l, i);

@@ -39,6 +39,8 @@
 #include "baselines.h"
 #include "dispatch_copy.h"
 
+void mx_section(int runs, const char *filter, const float *x, size_t nmax); /* mx_section.c */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -873,6 +875,7 @@ int main(int argc, char **argv)
         }
         choose_section(quick, runs, filter, cx, cq);
         plan_section(quick, runs, filter, cx, cq);
+        mx_section(runs, filter, cx, quick ? 65536u : 16777216u);
         free(cx);
         free(cq);
     }

@@ -2,6 +2,7 @@
    canary fill proves untouched. */
 #include "../quant.h"
 #include "check.h"
+#include <math.h>
 
 #define N 24
 static float fsrc[N], fdst[N + 8];
@@ -357,6 +358,43 @@ int main(void)
             EXPECT(quant_dynamic_quantize(&f, &tf8, NULL, &q4, &b), i ? QUANT_ERR_SCALE_VALUE : QUANT_OK, what);
             b.scales = sum_scale; b.n_scales = 1;
             EXPECT(quant_dequantize(&qs, &fd, &b), i ? QUANT_ERR_SCALE_VALUE : QUANT_OK, what);
+        }
+        {
+            /* quant_explain names tensor_scale (the scales were never read) */
+            char line[256];
+            b = quant_attrs_default();
+            b.tensor_scale = -1.0f;
+            b.scales = sum_scale; b.n_scales = 1;
+            CHECK(quant_explain(QUANT_OP_QUANTIZE, &f, NULL, NULL, &q, &b, line, sizeof line) == QUANT_ERR_SCALE_VALUE &&
+                  strstr(line, "tensor_scale") != NULL, "explain of a bad tensor_scale: %s", line);
+        }
+        /* NVFP4 fused: a block scale of 2^-9 times a tensor_scale of 2^-126 is no scale; nothing written */
+        {
+            static float tiny[4] = { 0.0f, 1e-45f, -1e-42f, 0.0f };
+            static uint8_t code[1] = { 0xA5 };
+            quant_tensor tx = ten(QUANT_F32, 1, 4, 0, tiny), tq = ten(QUANT_F4_E2M1, 1, 4, 0, qdst), tc = ten(QUANT_F8_E4M3, 0, 0, 0, code);
+            b = quant_attrs_default();
+            b.tensor_scale = ldexpf(1.0f, -126);
+            EXPECT(quant_choose_and_quantize(&tx, &tq, QUANT_NVFP4, &b, &tc, NULL), QUANT_ERR_SCALE_VALUE, "NVFP4 folded scale below 2^-128");
+            CHECK(code[0] == 0xA5, "NVFP4 scale written on error");
+        }
+        /* the same in the last of 600 groups, batches apart from the first: still nothing written */
+        {
+            enum { G = 600 };
+            float *xs = (float *)malloc(G * 16 * sizeof(float));
+            uint8_t *qs4 = (uint8_t *)malloc(G * 8), *cs8 = (uint8_t *)malloc(G);
+            quant_tensor tx = ten(QUANT_F32, 2, G, 16, xs), tq = ten(QUANT_F4_E2M1, 2, G, 16, qs4), tc = ten(QUANT_F8_E4M3, 2, G, 1, cs8);
+            int ok = 1;
+            for (i = 0; i < G * 16; ++i) xs[i] = i < (G - 1) * 16 ? 1.0f : 0.0f;
+            memset(qs4, 0xA5, G * 8); memset(cs8, 0xA5, G);
+            b = quant_attrs_default();
+            b.qtype = QUANT_PER_GROUP; b.group_shape[0] = 1; b.group_shape[1] = 16;
+            b.tensor_scale = ldexpf(1.0f, -126);
+            CHECK(quant_choose_and_quantize(&tx, &tq, QUANT_NVFP4, &b, &tc, NULL) == QUANT_ERR_SCALE_VALUE, "NVFP4 fold, last group");
+            for (i = 0; i < G * 8; ++i) ok &= qs4[i] == 0xA5;
+            for (i = 0; i < G; ++i) ok &= cs8[i] == 0xA5;
+            CHECK(ok, "NVFP4 fold, last group: written on error");
+            free(xs); free(qs4); free(cs8);
         }
         b = quant_attrs_default();
         b.tensor_scale = 3e38f; /* a folded scale past the largest float */

@@ -26,8 +26,15 @@
 
    SPEC section 7.1's f4_e2m1 is a quantize dst and dequantize src, packed
    as s4, zero points as f8; scales tensors may be e8m0 (0xFF is NaN) or
-   f8_e4m3 (a negative one is bad too). tensor_scale and the MX schemes are
-   left to test_mx.
+   f8_e4m3 (a negative one is bad too). s2/u2 (four per byte, element 4k+j
+   in bits 2j, 2j+1 of byte k, ceil(n / 4) bytes, the bits past the last
+   element written 0 and ignored when read; [-2, 1] and [0, 3]) and s16
+   (2-byte aligned, [-32768, 32767]) are quantize dsts, dequantize srcs and
+   zero-point tensors. attrs.tensor_scale, drawn after on_error (an input
+   used up: none), is 0 or -0 (none), a good value or a bad one (NaN, +-Inf,
+   negative, subnormal: QUANT_ERR_SCALE_VALUE); every scale s of the four
+   ops becomes fl(s * tensor_scale) before it is checked and used (a scale
+   bad only before the fold is arguable: either answer passes).
 
    SPEC section 6 is part of the model: the dtypes s4/u4 (two per byte,
    element 2k in the low nibble of byte k, ceil(n / 2) bytes, an odd count's
@@ -43,7 +50,8 @@
    or rank-0 tensor for an empty grid), either answer passes.
 
    A first byte of 244 to 251 calls quant_choose_qparams (even) or
-   quant_choose_and_quantize (odd) instead: see "choosing scales" below;
+   quant_choose_and_quantize (odd) instead: see "choosing scales" below
+   (s2/u2 qdts, and the block-scale schemes MX, MX_RCEIL and NVFP4 there);
    each such case runs with both untouched and partial (the drawn on_error
    first), through the library and the scalar copy.
 
@@ -275,6 +283,30 @@ static quant_on_error pick_on_error(reader *r)
 }
 static int on_error_ok(long long oe) { return oe == QUANT_ON_ERROR_UNTOUCHED || oe == QUANT_ON_ERROR_PARTIAL; }
 
+/* attrs.tensor_scale (SPEC section 7.1), after on_error: none (an input
+   used up too), -0 (none), good ones (powers of two, the folds that
+   overflow or underflow a scale, the least normal, the largest float),
+   bad ones (NaN, +-Inf, negative, subnormal), raw bits */
+static float pick_tensor_scale(reader *r)
+{
+    static const uint32_t good[] = {
+        0x40000000u /* 2 */, 0x3F000000u /* 0.5 */, 0x3F800000u, 0x40400000u /* 3 */, 0x3EAAAAABu /* 1/3 */,
+        0x3DCCCCCDu /* 0.1 */, 0x00800000u /* 2^-126 */, 0x7F7FFFFFu, 0x71800000u /* 2^100 */, 0x0D800000u /* 2^-100 */,
+        0x43E00000u /* 448 */, 0x3B124925u /* 1/448 */, 0x40C00000u /* 6 */, 0x4B800000u /* 2^24 */, 0x01000000u /* 2^-125 */,
+        0x3F8CCCCDu /* 1.1 */
+    };
+    static const uint32_t bad[] = {
+        0x7FC00000u, 0xFFC00000u, 0x7F800000u, 0xFF800000u, 0xBF800000u /* -1 */, 0x80800000u, 0x00400000u,
+        0x00000001u, 0x007FFFFFu, 0x7F800001u
+    };
+    const unsigned b = rd8(r);
+    if (b < 128) return 0.0f;
+    if (b < 136) return bits_f(0x80000000u);
+    if (b < 216) return bits_f(good[b % N(good)]);
+    if (b < 240) return bits_f(bad[b % N(bad)]);
+    return bits_f(rd32(r));
+}
+
 /* ------------------------------------------------------------------ the case */
 
 enum { B_SRC, B_DST, B_SC, B_ZP, B_XS, B_XZ, NBUF };   /* XS, XZ: a dynamic op's ignored attrs lists */
@@ -302,37 +334,58 @@ static const char *const op_name[6] = { "quantize", "dequantize", "dynamic_quant
 static int is_f8(quant_dtype t) { return t == QUANT_F8_E4M3 || t == QUANT_F8_E5M2; }
 static int is_4bit(quant_dtype t) { return t == QUANT_S4 || t == QUANT_U4; }
 static int is_f4(quant_dtype t) { return t == QUANT_F4_E2M1; }
-static int is_packed(quant_dtype t) { return is_4bit(t) || is_f4(t); } /* two to a byte */
+static int is_2bit(quant_dtype t) { return t == QUANT_S2 || t == QUANT_U2; }
+static int is_packed(quant_dtype t) { return is_4bit(t) || is_f4(t) || is_2bit(t); } /* two or four to a byte */
+/* elements a byte holds: 4 for s2/u2, 2 for s4/u4/f4_e2m1, else 1 */
+static unsigned per_byte(quant_dtype t) { return is_2bit(t) ? 4u : is_packed(t) ? 2u : 1u; }
 static int is_h16(quant_dtype t) { return t == QUANT_F16 || t == QUANT_BF16; }
 static int is_float_t(quant_dtype t) { return t == QUANT_F32 || is_h16(t); }    /* f32, f16, bf16 */
 static int is_zp_t(quant_dtype t)
 {
-    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_4bit(t);
+    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || t == QUANT_S16 || is_4bit(t) || is_2bit(t);
 }
-/* bytes per element (a 4-bit type counts as one for the size checks: its
-   n elements take ceil(n / 2) bytes, so n itself is the limit) */
+/* bytes per element (a packed type counts as one for the size checks: its
+   n elements take ceil(n / 2) or ceil(n / 4) bytes, so n itself is the limit) */
 static size_t esize(quant_dtype t)
 {
-    return t == QUANT_F32 || t == QUANT_S32 ? 4 : is_h16(t) ? 2 : 1;
+    return t == QUANT_F32 || t == QUANT_S32 ? 4 : is_h16(t) || t == QUANT_S16 ? 2 : 1;
 }
-/* the bytes of n elements, packed for 4-bit; unknown dtypes as bytes */
-static uint64_t nbytes(quant_dtype t, uint64_t n) { return is_packed(t) ? n / 2 + (n & 1) : n * esize(t); }
+/* the bytes of n elements, packed for 4-bit and 2-bit; unknown dtypes as bytes */
+static uint64_t nbytes(quant_dtype t, uint64_t n)
+{
+    const unsigned k = per_byte(t);
+    return k > 1 ? n / k + (n % k != 0) : n * esize(t);
+}
 /* the alignment SPEC section 4 and 6 require of the data */
 static unsigned align_of(quant_dtype t) { return (unsigned)esize(t); }
 static int misaligned(const void *p, unsigned al) { return ((uintptr_t)p & (al - 1)) != 0; }
 
 /* a 4-bit element k of packed memory: the low nibble of byte k / 2 for k even */
 static unsigned nibble(const uint8_t *p, uint64_t k) { return (p[k / 2] >> (4 * (unsigned)(k & 1))) & 15u; }
+/* a 2-bit element k: bits 2j, 2j+1 of byte k / 4, j = k % 4 */
+static unsigned crumb(const uint8_t *p, uint64_t k) { return (p[k / 4] >> (2 * (unsigned)(k & 3))) & 3u; }
+/* the code of element k of a packed type (2 or 4 bits), and its store into
+   memory whose bits there are 0 */
+static unsigned packed_get(quant_dtype t, const uint8_t *p, uint64_t k) { return is_2bit(t) ? crumb(p, k) : nibble(p, k); }
+static void packed_or(quant_dtype t, uint8_t *p, uint64_t k, unsigned q)
+{
+    const unsigned per = per_byte(t), bits = 8 / per;
+    p[k / per] |= (uint8_t)((q & ((1u << bits) - 1u)) << (bits * (unsigned)(k % per)));
+}
 
-/* element i of an integer tensor of type t (s8, u8, s32, s4, u4) */
+/* element i of an integer tensor of type t (s8, u8, s32, s16, s4, u4, s2, u2) */
 static int64_t load_int(quant_dtype t, const uint8_t *p, uint64_t i)
 {
     int32_t w;
+    int16_t h;
     switch (t) {
     case QUANT_S32: memcpy(&w, p + 4 * i, 4); return w;
+    case QUANT_S16: memcpy(&h, p + 2 * i, 2); return h;
     case QUANT_S8: return (int8_t)p[i];
     case QUANT_S4: return (int64_t)((nibble(p, i) ^ 8u)) - 8;
     case QUANT_U4: return nibble(p, i);
+    case QUANT_S2: return (int64_t)((crumb(p, i) ^ 2u)) - 2;
+    case QUANT_U2: return crumb(p, i);
     default: return p[i];
     }
 }
@@ -471,6 +524,8 @@ static void dump_case(const fcase *c)
         if (c->ptr[i] || c->bytes[i])
             fprintf(stderr, "  buffer %s: %p, %lu bytes allocated%s\n", buf_name[i], c->ptr[i],
                     (unsigned long)c->bytes[i], c->unheld[i] ? " (placeholder)" : "");
+    if (!c->attrs_null) fprintf(stderr, "  tensor_scale %a (0x%08lx)\n", (double)c->a.tensor_scale,
+                                (unsigned long)f_bits(c->a.tensor_scale));
     fprintf(stderr, "  overlap mode %d\n", c->ov);
 }
 
@@ -502,12 +557,27 @@ static int bad_scale(float s) { return isnan(s) || isinf(s) || s == 0.0f || isin
 static int srcset(int op, quant_dtype t)
 {
     if (op % 2 == 0) return is_float_t(t);
-    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || is_packed(t) || is_f8(t);
+    return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S32 || t == QUANT_S16 || is_packed(t) || is_f8(t);
 }
 static int dstset(int op, quant_dtype t)
 {
-    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || is_packed(t) || is_f8(t);
+    if (op % 2 == 0) return t == QUANT_S8 || t == QUANT_U8 || t == QUANT_S16 || is_packed(t) || is_f8(t);
     return is_float_t(t);
+}
+
+/* attrs.tensor_scale (SPEC section 7.1): set when not +-0, and then it must
+   be a finite normal positive float */
+static int ts_set(float ts) { return ts != 0.0f; }
+static int ts_good(float ts) { return !ts_set(ts) || (ts >= 0x1p-126f && !isinf(ts)); }   /* NaN fails >= */
+/* a scale as the op uses it: fl(s * tensor_scale) when one is set */
+static float folded(float s, float ts) { return ts_set(ts) ? o_mul(s, ts) : s; }
+/* the rows of one scale: bad after the fold, certainly wrong; bad only
+   before it (a tiny scale a tensor_scale above 1 lifts), arguable */
+static void scale_row(verdict *v, float s, float ts)
+{
+    if (!ts_good(ts)) { if (bad_scale(s)) row(v, QUANT_ERR_SCALE_VALUE, 1); return; }   /* already wrong */
+    if (bad_scale(folded(s, ts))) row(v, QUANT_ERR_SCALE_VALUE, 1);
+    else if (bad_scale(s)) row(v, QUANT_ERR_SCALE_VALUE, 0);
 }
 
 static int overlap(const void *a, uint64_t na, const void *b, uint64_t nb)
@@ -581,6 +651,7 @@ static verdict model(const fcase *c)
     grid_info G;
     long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
     long long f8o = A ? (long long)A->f8_overflow : 0, oe = A ? (long long)A->on_error : 0;
+    const float ts = A ? A->tensor_scale : 0.0f;
     int64_t axis = A ? A->axis : 1, C = 0;
     int qt_ok, per_ch, pg, c_ok = 0, f8 = -1;   /* f8: 1 an f8 type, 0 an integer one, -1 unknown */
     size_t i;
@@ -592,6 +663,8 @@ static verdict model(const fcase *c)
     if (!src || !dst) row(&v, QUANT_ERR_NULL, 1);
     if (!dyn && !A) row(&v, QUANT_ERR_NULL, 1);
     if (dyn && !sc) row(&v, QUANT_ERR_NULL, 1);
+    /* SPEC section 7.1: a tensor_scale set is a finite normal positive float */
+    if (!ts_good(ts)) row(&v, QUANT_ERR_SCALE_VALUE, 1);
     /* attribute values, for every op */
     if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
     if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
@@ -654,8 +727,7 @@ static verdict model(const fcase *c)
         else if (pg ? (uint64_t)A->n_scales != G.count
                     : !per_ch ? A->n_scales != 1 : (C < 0 || (uint64_t)A->n_scales != (uint64_t)C))
             row(&v, QUANT_ERR_SCALES, 1);
-        for (i = 0; A->scales && i < A->n_scales; ++i)
-            if (bad_scale(A->scales[i])) row(&v, QUANT_ERR_SCALE_VALUE, 1);
+        for (i = 0; A->scales && i < A->n_scales; ++i) scale_row(&v, A->scales[i], ts);
         if (!A->zps) {
             if (A->n_zps > 0) { row(&v, QUANT_ERR_NULL, 1); row(&v, QUANT_ERR_ZPS, 0); }
         } else {
@@ -681,10 +753,11 @@ static verdict model(const fcase *c)
         else count_rows(&v, sc, &scs, QUANT_ERR_SCALES, qt_ok, per_ch, c_ok, C, 0);
         data_rows(&v, sc, &scs, st_ok);
         if (sc->data && st_ok && scs.known && nbytes(sc->dtype, scs.count) <= c->bytes[B_SC])
-            for (i = 0; i < scs.count; ++i)
-                if (bad_scale(load_float(sc->dtype, (const uint8_t *)sc->data, i)) ||
-                    (sc->dtype == QUANT_F8_E4M3 && load_float(sc->dtype, (const uint8_t *)sc->data, i) < 0.0f))
-                    row(&v, QUANT_ERR_SCALE_VALUE, 1);
+            for (i = 0; i < scs.count; ++i) {
+                const float sv = load_float(sc->dtype, (const uint8_t *)sc->data, i);
+                scale_row(&v, sv, ts);
+                if (sc->dtype == QUANT_F8_E4M3 && sv < 0.0f) row(&v, QUANT_ERR_SCALE_VALUE, 1);
+            }
         if (!st_ok) row(&v, QUANT_ERR_SCALE_VALUE, 0);
     }
     if (zp) {
@@ -728,8 +801,8 @@ static verdict model(const fcase *c)
 /* The expected dst bytes of a successful call, from the memory as it was
    before the call (src_mem, sc_mem, zp_mem point into the snapshots). Every
    qtype is a grid (SPEC section 6): per tensor the group is the tensor, per
-   channel one index of the axis. A packed dst starts as zeros, so that an
-   odd count's last high nibble is expected 0. */
+   channel one index of the axis. A packed dst starts as zeros, so that the
+   bits past its last element are expected 0. */
 static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem, const uint8_t *zp_mem,
                    uint8_t *expect, uint64_t n)
 {
@@ -754,6 +827,7 @@ static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem
         int64_t z = 0;
         if (dyn) s = load_float(c->sc.dtype, sc_mem, gi);
         else memcpy(&s, sc_mem + 4 * gi, 4);
+        if (A) s = folded(s, A->tensor_scale);          /* SPEC section 7.1 */
         if (n_zps) {
             if (dyn) z = load_int(c->zp.dtype, zp_mem, zi);
             else memcpy(&z, zp_mem + 8 * zi, 8);
@@ -766,8 +840,15 @@ static void oracle(const fcase *c, const uint8_t *src_mem, const uint8_t *sc_mem
             else if (qt == QUANT_S8) q = (uint8_t)(int8_t)o_quant_int(x, s, z, rounding, -128, 127);
             else if (qt == QUANT_U8) q = (uint8_t)o_quant_int(x, s, z, rounding, 0, 255);
             else if (qt == QUANT_S4) q = (unsigned)o_quant_int(x, s, z, rounding, -8, 7) & 15u;
-            else q = (unsigned)o_quant_int(x, s, z, rounding, 0, 15);
-            if (is_packed(qt)) expect[i / 2] |= (uint8_t)(q << (4 * (unsigned)(i & 1)));
+            else if (qt == QUANT_U4) q = (unsigned)o_quant_int(x, s, z, rounding, 0, 15);
+            else if (qt == QUANT_S2) q = (unsigned)o_quant_int(x, s, z, rounding, -2, 1) & 3u;
+            else if (qt == QUANT_U2) q = (unsigned)o_quant_int(x, s, z, rounding, 0, 3);
+            else {                                                         /* s16 */
+                const int16_t h = (int16_t)o_quant_int(x, s, z, rounding, -32768, 32767);
+                memcpy(expect + 2 * i, &h, 2);
+                continue;
+            }
+            if (is_packed(qt)) packed_or(qt, expect, i, q);
             else expect[i] = (uint8_t)q;
         } else {
             const float y = is_f8(qt) ? o_dequant_f8_r(src_mem[i], s, fmt, rounding)
@@ -944,9 +1025,12 @@ static int tensor_bytes(const quant_tensor *t, uint64_t cap, size_t *bytes, int 
    how many succeeded with elements to compare, and how many were skipped. */
 #ifdef FUZZ_STATS
 static unsigned long stat_status[6][16], stat_elems[6], stat_skipped, stat_expected_fail;
-static unsigned long stat_qtype[3][16], stat_ok_types[11][11];   /* by qtype; successes by src and dst dtype */
+#define NDT ((int)QUANT_S16 + 1)
+static unsigned long stat_qtype[3][16], stat_ok_types[NDT][NDT];  /* by qtype; successes by src and dst dtype */
 static unsigned long stat_on_error[6][3];     /* untouched (attrs NULL too), partial, out of range */
 static unsigned long stat_partial[2][2];      /* partial after an infinite range: [scalar, library][something written] */
+static unsigned long stat_choose_ok[6][NDT];  /* the choose pair's successes by scheme and qdt */
+static unsigned long stat_ts[4];              /* the four ops: successes without, with a tensor_scale; a bad one; other errors */
 static void stats_print(void)
 {
     int o, s;
@@ -967,11 +1051,16 @@ static void stats_print(void)
         fputc('\n', stderr);
     }
     fprintf(stderr, "  successes by src -> dst dtype:");
-    for (o = 0; o < 11; ++o)
-        for (s = 0; s < 11; ++s)
+    for (o = 0; o < NDT; ++o)
+        for (s = 0; s < NDT; ++s)
             if (stat_ok_types[o][s]) fprintf(stderr, " %s->%s:%lu", quant_dtype_name((quant_dtype)o),
                                              quant_dtype_name((quant_dtype)s), stat_ok_types[o][s]);
-    fputc('\n', stderr);
+    fprintf(stderr, "\n  choose successes by scheme:qdt:");
+    for (o = 0; o < 6; ++o)
+        for (s = 0; s < NDT; ++s)
+            if (stat_choose_ok[o][s]) fprintf(stderr, " %d:%s:%lu", o, quant_dtype_name((quant_dtype)s), stat_choose_ok[o][s]);
+    fprintf(stderr, "\n  the four ops: successes without / with a tensor_scale %lu / %lu, a bad tensor_scale %lu\n",
+            stat_ts[0], stat_ts[1], stat_ts[2]);
 }
 static int stat_once;
 #define STAT(x) do { if (!stat_once) { stat_once = 1; atexit(stats_print); } x; } while (0)
@@ -1270,7 +1359,7 @@ static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, c
    DATA", the README's "Scales from the data" and its rows for choosing
    scales in "Bad input"). The scheme (invalid values too), qdt (the fused
    op: dst's dtype), the scales tensor (f32, now and then another dtype or
-   shape), the zps tensor (s32/s8/u8, now and then NULL, s4/u4 or wild, or
+   shape), the zps tensor (s32/s8/u8, now and then NULL, s2/u2/s16, wild, or
    a type too narrow for the scheme's zero points), NULL structs and data,
    misaligned data, and overlaps between every pair of src, dst, scales and
    zero points (the outputs must be apart from src and from each other).
@@ -1282,8 +1371,16 @@ static void alloc_bufs(fcase *c, mem *m, const int *kind, const unsigned *mis, c
    q = sat(rne(fl(x * m)) + z)); failure: nothing written, except after an
    infinite range under on_error partial (every argument valid: the
    arguments are validated before src is read), where each element of the
-   scales, the zero points and dst (4-bit: each nibble) is either as it was
-   or as the oracle has it, and an entry with an infinite range as it was.
+   scales, the zero points and dst (packed: each element) is either as it
+   was or as the oracle has it, and an entry with an infinite range as it
+   was. SPEC section 7.1: qdt s2/u2 (qmax 1 / 3, asymmetric qmin -2 / 0,
+   nudged over their range with u2's zero point moved by 2; u8 zero points
+   fit u2), s16 (no scheme takes it yet), and the block-scale schemes
+   QUANT_MX, QUANT_MX_RCEIL (qdt e4m3, e5m2, f4_e2m1, s8) and QUANT_NVFP4
+   (f4_e2m1): e8m0 / f8_e4m3 (or f32) scales from the entry's amax (the
+   oracle's o_mx_code, o_mx_rceil_code, o_nvfp4_code), no zero points, the
+   fused quantize as o_mx_quant has it with the scale times tensor_scale
+   (NVFP4's g; drawn last, after on_error; the other schemes take none).
    Tensors up to CHOOSE_CAP elements, so that grids of more than 256
    entries (the batches of one pass) and fused entries past 8192 elements
    are reached; the scalar copy's batches are of 2 entries. */
@@ -1295,8 +1392,37 @@ static int zp_fits(quant_dtype zt, quant_dtype q, long long scheme)
 {
     if (scheme == 1 || zt == QUANT_S32) return 1;
     if (zt == QUANT_S8) return q != QUANT_U8;
-    return q == QUANT_U8 || q == QUANT_U4;
+    return q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2;
 }
+
+/* SPEC section 7.1's block-scale schemes: QUANT_MX, QUANT_MX_RCEIL, QUANT_NVFP4 */
+static int is_mx_scheme(long long scheme) { return scheme >= QUANT_MX && scheme <= QUANT_NVFP4; }
+/* the oracle's element type of an MX qdt: 0 e4m3, 1 e5m2, 2 f4_e2m1, 3 s8; -1 none */
+static int mx_type(quant_dtype q)
+{
+    return q == QUANT_F8_E4M3 ? 0 : q == QUANT_F8_E5M2 ? 1 : q == QUANT_F4_E2M1 ? 2 : q == QUANT_S8 ? 3 : -1;
+}
+/* a qdt the scheme takes (a valid scheme; s16: none yet) */
+static int scheme_takes(long long scheme, quant_dtype q)
+{
+    if (scheme == QUANT_NVFP4) return is_f4(q);
+    if (is_mx_scheme(scheme)) return mx_type(q) >= 0;
+    if (is_f4(q) || q == QUANT_S16) return 0;
+    return scheme == QUANT_SYMMETRIC || !is_f8(q);
+}
+/* the largest |x| of an entry from its least and greatest (none: 0) */
+static float amax_of(float mn, float mx)
+{
+    const float a = mn < 0 ? -mn : 0.0f;
+    return mx > a ? mx : a;
+}
+/* NVFP4's fused quantize takes fl(s * tensor_scale), s the block scale
+   (SPEC section 7.1: "the quantize that follows (fused or not) uses ...
+   the rules above"); a folded scale that fails section 4 is
+   QUANT_ERR_SCALE_VALUE, which a tensor_scale below about 2^-117 gives (s
+   >= 2^-9; under onednn >= 2^-3), found in the data as an infinite range
+   is. folded: the scale as the quantize takes it. */
+static int nvfp4_fold_bad(float folded_scale) { return bad_scale(folded_scale); }
 
 static int same_shape(const quant_tensor *a, const quant_tensor *b)
 {
@@ -1325,11 +1451,12 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     const quant_tensor *src = c->src_tnull ? NULL : &c->src, *dst = fused && !c->dst_tnull ? &c->dst : NULL;
     const quant_tensor *sc = c->sc_tnull ? NULL : &c->sc, *zp = c->zp_tnull ? NULL : &c->zp;
     const long long scheme = c->scheme;
-    const int sch_ok = scheme >= 0 && scheme <= 2, sym = scheme == 1;
+    const int sch_ok = scheme >= 0 && scheme <= QUANT_NVFP4, sym = scheme == 1, mxs = is_mx_scheme(scheme);
     const quant_dtype qdt = fused ? (dst ? dst->dtype : QUANT_UNDEF) : c->qdt;
     const int q_ok = fused && !dst ? -1 : dstset(0, qdt);           /* -1: no qdt (dst NULL) */
     const long long qtype = A ? (long long)A->qtype : 0, rounding = A ? (long long)A->rounding : 0;
     const long long f8o = A ? (long long)A->f8_overflow : 0, oe = A ? (long long)A->on_error : 0;
+    const float ts = A ? A->tensor_scale : 0.0f;
     const int64_t axis = A ? A->axis : 1;
     int64_t C = 0;
     int qt_ok, per_ch, pg, c_ok = 0;
@@ -1343,10 +1470,17 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     memset(&G, 0, sizeof G);
     *ranges = 0;
     *cells = 0;
-    /* NULL structs: zps may be NULL for symmetric only */
+    /* NULL structs: zps may be NULL for symmetric and the block-scale schemes */
     if (!src || !sc || (fused && !dst)) row(&v, QUANT_ERR_NULL, 1);
-    if (!zp && !sym) row(&v, QUANT_ERR_NULL, sch_ok);
+    if (!zp && !sym && !mxs) row(&v, QUANT_ERR_NULL, sch_ok);
     if (!sch_ok) row(&v, QUANT_ERR_ATTR, 1);
+    /* SPEC section 7.1: tensor_scale is NVFP4's global scale, a finite
+       normal positive float; the MX schemes take none (QUANT_ERR_ATTR),
+       nor do the older ones (quant.h's doc block says so; SPEC is silent) */
+    if (ts_set(ts)) {
+        if (scheme != QUANT_NVFP4) row(&v, QUANT_ERR_ATTR, 1);
+        if (!ts_good(ts)) row(&v, QUANT_ERR_SCALE_VALUE, scheme == QUANT_NVFP4);
+    }
     /* attribute values (NULL attrs: the defaults) */
     if (rounding < 0 || rounding > 3) row(&v, QUANT_ERR_ATTR, 1);
     if (f8o < 0 || f8o > 1) row(&v, QUANT_ERR_ATTR, 1);
@@ -1355,11 +1489,14 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
     if (!qt_ok) row(&v, QUANT_ERR_QTYPE, 1);
     per_ch = qtype == 1;
     pg = qtype == 2;
-    /* dtypes: a float src, a quantized qdt; f8 symmetric only */
+    /* dtypes: a float src, a quantized qdt; f8 symmetric or MX only, f4 the
+       block-scale schemes only, MX e4m3/e5m2/f4_e2m1/s8, NVFP4 f4_e2m1; s16
+       none (SPEC section 7.1 names no scheme for it) */
     if (src && !is_float_t(src->dtype)) row(&v, QUANT_ERR_DTYPE, 1);
     if (q_ok == 0) row(&v, QUANT_ERR_DTYPE, 1);
-    if (q_ok == 1 && is_f8(qdt) && !sym) row(&v, QUANT_ERR_DTYPE, sch_ok);
-    if (q_ok == 1 && is_f4(qdt)) row(&v, QUANT_ERR_DTYPE, sch_ok); /* f4 takes the MX schemes only */
+    if (q_ok == 1 && qdt == QUANT_S16) row(&v, QUANT_ERR_DTYPE, 1);
+    if (q_ok == 1 && sch_ok && !scheme_takes(scheme, qdt)) row(&v, QUANT_ERR_DTYPE, 1);
+    if (q_ok == 1 && !sch_ok && (is_f8(qdt) || is_f4(qdt) || is_2bit(qdt))) row(&v, QUANT_ERR_DTYPE, 0);
     /* shapes */
     if (src) {
         ss = shape_of(src, esize(src->dtype));
@@ -1399,21 +1536,26 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
             G = grid_of(src, &ss, A->group_shape);
         }
     }
-    /* scales: f32, shaped as the dynamic ops take them */
+    /* scales: f32, shaped as the dynamic ops take them; the block-scale
+       schemes' own dtype too (MX e8m0, NVFP4 f8_e4m3) */
     if (sc) {
+        const quant_dtype own = scheme == QUANT_NVFP4 ? QUANT_F8_E4M3 : mxs ? QUANT_E8M0 : QUANT_F32;
+        const int st_ok = sc->dtype == QUANT_F32 || sc->dtype == own;
         scs = shape_of(sc, esize(sc->dtype));
-        if (sc->dtype != QUANT_F32) row(&v, QUANT_ERR_SCALES, 1);
+        if (!st_ok) row(&v, QUANT_ERR_SCALES, sch_ok || (sc->dtype != QUANT_E8M0 && sc->dtype != QUANT_F8_E4M3));
         if (pg) grid_rows(&v, sc, &scs, QUANT_ERR_SCALES, &G, 0);
         else count_rows(&v, sc, &scs, QUANT_ERR_SCALES, qt_ok, per_ch, c_ok, C, 0);
-        data_rows(&v, sc, &scs, sc->dtype == QUANT_F32);
+        data_rows(&v, sc, &scs, st_ok);
     }
     /* zero points: s32/s8/u8 of the scales' shape (the same count; the same
-       dims, arguably), of a type that holds the scheme's zero points */
+       dims, arguably), of a type that holds the scheme's zero points; none
+       with the block-scale schemes */
     if (zp) {
         const int zt_ok = zp->dtype == QUANT_S32 || zp->dtype == QUANT_S8 || zp->dtype == QUANT_U8;
         zs = shape_of(zp, esize(zp->dtype));
+        if (mxs) row(&v, QUANT_ERR_ZPS, 1);
         if (!zt_ok) row(&v, QUANT_ERR_ZPS, 1);
-        else if (!sym && !zp_fits(zp->dtype, qdt, scheme)) row(&v, QUANT_ERR_ZPS, sch_ok && q_ok == 1);
+        else if (!sym && !mxs && !zp_fits(zp->dtype, qdt, scheme)) row(&v, QUANT_ERR_ZPS, sch_ok && q_ok == 1);
         if (pg) grid_rows(&v, zp, &zs, QUANT_ERR_ZPS, &G, 0);
         else count_rows(&v, zp, &zs, QUANT_ERR_ZPS, qt_ok, per_ch, c_ok, C, 0);
         if (sc && !same_shape(sc, zp)) row(&v, QUANT_ERR_ZPS, 0);
@@ -1463,7 +1605,10 @@ static verdict model_choose(const fcase *c, float *mn, float *mx, int64_t *g, ui
         for (i = 0; i < n; ++i) {
             float s, m;
             int64_t z;
-            if (!o_qparams(mn[i], mx[i], (int)scheme, -128, 127, 0, &s, &z, &m)) {
+            const float amax = amax_of(mn[i], mx[i]);
+            if (mxs ? isinf(amax) || (fused && scheme == QUANT_NVFP4 && ts_set(ts) && ts_good(ts) &&
+                                      nvfp4_fold_bad(o_mul(o_f8_decode((uint8_t)o_nvfp4_code(amax, ts, (int)rounding), 0), ts)))
+                    : !o_qparams(mn[i], mx[i], (int)scheme, -128, 127, 0, &s, &z, &m)) {
                 if (!*args_fail) row(&v, QUANT_ERR_SCALE_VALUE, 1);
                 break;
             }
@@ -1493,22 +1638,47 @@ static quant_status call_choose(int op, int lib, const quant_tensor *src, quant_
 static int oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const float *mn, const float *mx,
                          const int64_t *g, uint64_t cells, float *os, float *om, int64_t *oz, uint8_t *good)
 {
-    const int fused = c->op == 5;
+    const int fused = c->op == 5, mxs = is_mx_scheme(c->scheme);
     const quant_dtype qdt = fused ? c->dst.dtype : c->qdt;
     const quant_attrs *A = c->attrs_null ? NULL : &c->a;
     const int rounding = A ? (int)A->rounding : 0, inf_nan = A ? A->f8_overflow == QUANT_F8_INF_NAN : 0;
+    const float ts = A ? A->tensor_scale : 0.0f;
     const uint8_t *src = m->snap[m->buf_blk[B_SRC]] + m->buf_off[B_SRC];
     const uint64_t n = shape_of(&c->src, 4).count;
+    const unsigned per = per_byte(qdt), bits = 8 / per, mask = (1u << bits) - 1u;
     int64_t lo, hi;
     uint64_t i;
     int all = 1;
     o_qrange(qdt, &lo, &hi);
     for (i = 0; i < cells; ++i) {
-        uint8_t *sp = exp[m->buf_blk[B_SC]] + m->buf_off[B_SC] + 4 * i;
-        good[i] = (uint8_t)o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4, &os[i],
-                                     &oz[i], &om[i]);
+        uint8_t *sb = exp[m->buf_blk[B_SC]] + m->buf_off[B_SC];
+        if (mxs) {
+            /* SPEC section 7.1: an e8m0 (MX) or f8_e4m3 (NVFP4) code from the
+               entry's amax, written as the code or as its f32 value; the fused
+               quantize takes the value, times tensor_scale for NVFP4 */
+            const float amax = amax_of(mn[i], mx[i]);
+            const int type = mx_type(qdt);
+            int code;
+            float val;
+            if (isinf(amax)) { good[i] = 0; all = 0; continue; }
+            code = c->scheme == QUANT_MX ? o_mx_code(amax, type) : c->scheme == QUANT_MX_RCEIL ? o_mx_rceil_code(amax, type)
+                 : o_nvfp4_code(amax, ts_set(ts) ? ts : 1.0f, rounding);
+            val = c->scheme == QUANT_NVFP4 ? o_f8_decode((uint8_t)code, 0) : o_e8m0_value((uint8_t)code);
+            if (c->sc.dtype == QUANT_F32) memcpy(sb + 4 * i, &val, 4);
+            else sb[i] = (uint8_t)code;
+            os[i] = folded(val, ts);
+            oz[i] = 0;
+            om[i] = 1.0f;
+            /* a folded scale that fails section 4: the call fails (under
+               on_error partial its scale may be written, its elements not) */
+            good[i] = (uint8_t)!(fused && c->scheme == QUANT_NVFP4 && nvfp4_fold_bad(os[i]));
+            if (!good[i]) all = 0;
+            continue;
+        }
+        good[i] = (uint8_t)o_qparams(mn[i], mx[i], (int)c->scheme, lo, hi, qdt == QUANT_U8 || qdt == QUANT_U4 || qdt == QUANT_U2,
+                                     &os[i], &oz[i], &om[i]);
         if (!good[i]) { all = 0; continue; }
-        memcpy(sp, &os[i], 4);
+        memcpy(sb + 4 * i, &os[i], 4);
         if (!c->zp_tnull) {
             uint8_t *zq = exp[m->buf_blk[B_ZP]] + m->buf_off[B_ZP];
             if (c->zp.dtype == QUANT_S32) { const int32_t z = (int32_t)oz[i]; memcpy(zq + 4 * i, &z, 4); }
@@ -1523,7 +1693,8 @@ static int oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const floa
             const float x = load_float(c->src.dtype, src, i);
             unsigned q;
             if (!good[k]) continue;
-            if (is_f8(qdt)) q = o_quant_f8(x, os[k], rounding, qdt == QUANT_F8_E5M2, inf_nan);
+            if (mxs) q = o_mx_quant(x, os[k], mx_type(qdt), rounding, inf_nan);
+            else if (is_f8(qdt)) q = o_quant_f8(x, os[k], rounding, qdt == QUANT_F8_E5M2, inf_nan);
             else {
                 int64_t qi;
                 if (c->scheme == 2) {
@@ -1531,21 +1702,22 @@ static int oracle_choose(const fcase *c, const mem *m, uint8_t **exp, const floa
                     qi = isnan(y) ? o_clamp((double)oz[k], lo, hi) : isinf(y) ? (y > 0 ? hi : lo)
                        : o_clamp(nearbyint((double)y) + (double)oz[k], lo, hi);
                 } else qi = o_quant_int(x, os[k], oz[k], rounding, lo, hi);
-                q = (unsigned)qi & (is_4bit(qdt) ? 15u : 255u);
+                q = (unsigned)qi & (per > 1 ? mask : 255u);
             }
-            if (is_4bit(qdt)) {
-                const unsigned sh = 4 * (unsigned)(i & 1);
-                dp[i / 2] = (uint8_t)((dp[i / 2] & ~(15u << sh)) | q << sh);
+            if (per > 1) {
+                const unsigned sh = bits * (unsigned)(i % per);
+                dp[i / per] = (uint8_t)((dp[i / per] & ~(mask << sh)) | (q & mask) << sh);
             } else dp[i] = (uint8_t)q;
         }
-        /* an odd count's last high nibble 0 */
-        if (is_4bit(qdt) && (n & 1) && good[grid_index(&c->src, g, n - 1)]) dp[n / 2] &= 15u;
+        /* the bits past the last element of a packed dst 0 */
+        if (per > 1 && n % per && good[grid_index(&c->src, g, n - 1)])
+            dp[n / per] &= (uint8_t)((1u << (bits * (unsigned)(n % per))) - 1u);
     }
     return all;
 }
 
 /* After an infinite range under on_error partial: each element of the
-   outputs (scales, zero points, dst; a 4-bit dst's nibbles one by one) as
+   outputs (scales, zero points, dst; a packed dst's elements one by one) as
    it was or as the oracle has it (exp: see oracle_choose), every other
    byte as it was. Returns whether anything was written. */
 static int check_partial(const fcase *c, const mem *m, uint8_t *const *exp, const char *who)
@@ -1567,15 +1739,15 @@ static int check_partial(const fcase *c, const mem *m, uint8_t *const *exp, cons
         was = m->snap[bl] + m->buf_off[x];
         want = exp[bl] + m->buf_off[x];
         memset(cov[bl] + m->buf_off[x], 1, nb);
-        if (is_4bit(t)) {
-            for (i = 0; i < 2 * nb; ++i) {
-                const unsigned gn = nibble(got, i), wn = nibble(was, i), on = nibble(want, i);
+        if (is_packed(t)) {
+            for (i = 0; i < per_byte(t) * nb; ++i) {
+                const unsigned gn = packed_get(t, got, i), wn = packed_get(t, was, i), on = packed_get(t, want, i);
                 if (gn == wn) continue;
                 written = 1;
                 if (gn != on) {
-                    snprintf(msg, sizeof msg, "%s, on_error partial after an infinite range: %s element %lu (nibble) is "
-                             "%u, neither as it was (%u) nor the oracle's (%u)", who, buf_name[x], (unsigned long)i, gn,
-                             wn, on);
+                    snprintf(msg, sizeof msg, "%s, on_error partial after an infinite range: %s element %lu (%u bits) is "
+                             "%u, neither as it was (%u) nor the oracle's (%u)", who, buf_name[x], (unsigned long)i,
+                             8 / per_byte(t), gn, wn, on);
                     fail_case(c, msg);
                 }
             }
@@ -1661,10 +1833,13 @@ static int choose_case(reader *r, unsigned opb)
     }
     {
         static const quant_dtype qd[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4, QUANT_U4 };
+        /* SPEC section 7.1's from t in [208, 240), the rest as before them */
+        static const quant_dtype qd71[] = { QUANT_S2, QUANT_U2, QUANT_F4_E2M1, QUANT_S2, QUANT_U2, QUANT_F4_E2M1,
+                                            QUANT_S16, QUANT_F4_E2M1 };
         static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
         const unsigned t = rd8(r), w = rd8(r);
         c.src.dtype = w < 240 ? fl[w % 4] : wild_dtypes[w % N(wild_dtypes)];
-        c.qdt = t < 240 ? qd[t % N(qd)] : wild_dtypes[t % N(wild_dtypes)];
+        c.qdt = t < 208 ? qd[t % N(qd)] : t < 240 ? qd71[t % N(qd71)] : wild_dtypes[t % N(wild_dtypes)];
     }
     c.dst = c.src;
     c.dst.dtype = c.qdt;
@@ -1680,9 +1855,12 @@ static int choose_case(reader *r, unsigned opb)
         }
     }
     {
-        static const long long wild_s[] = { QUANT_NVFP4 + 1, -1, 1000, 0x7FFFFFFF }; /* the MX schemes: test_mx */
+        /* the block-scale schemes (SPEC section 7.1) from sb in [216, 240), or
+           below 216 for an f4_e2m1 qdt, which the older ones do not take */
+        static const long long wild_s[] = { QUANT_NVFP4 + 1, -1, 1000, 0x7FFFFFFF };
         const unsigned sb = rd8(r);
-        c.scheme = sb < 240 ? (is_f8(c.qdt) && sb < 120 ? 1 : (long long)(sb % 3)) : wild_s[sb % 4];
+        c.scheme = sb >= 240 ? wild_s[sb % 4] : (is_f4(c.qdt) ? sb < 216 : sb >= 216) ? QUANT_MX + (long long)(sb % 3)
+                 : is_f8(c.qdt) && sb < 120 ? 1 : (long long)(sb % 3);
     }
     /* attributes, as for the other ops */
     c.a = quant_attrs_default();
@@ -1703,17 +1881,21 @@ static int choose_case(reader *r, unsigned opb)
     {
         const unsigned ds = rd8(r), zm = rd8(r), dz = rd8(r);
         static const quant_dtype zt[] = { QUANT_S32, QUANT_S8, QUANT_U8 };
+        static const quant_dtype zt71[] = { QUANT_S2, QUANT_U2, QUANT_S16 };
         const grid_info *gi = G_gen.known ? &G_gen : NULL;
+        const int mxs = is_mx_scheme(c.scheme);
         n_sc = pick_count(r, right, c_ok_gen, C_gen, 1);
         pick_aux_shape(r, &c.sc, n_sc, !per_ch_gen, gi);
         c.sc.dtype = ds < 220 ? QUANT_F32 : ds < 228 ? QUANT_F16 : ds < 236 ? QUANT_BF16 : wild_dtypes[ds % N(wild_dtypes)];
-        c.zp_tnull = zm < 64;
+        if (mxs && ds < 140) c.sc.dtype = c.scheme == QUANT_NVFP4 ? QUANT_F8_E4M3 : QUANT_E8M0;  /* the scheme's own */
+        c.zp_tnull = zm < (mxs ? 200u : 64u);                          /* the block-scale schemes take none */
         if (zm < 208) c.zp = c.sc;                                     /* the scales' shape */
         else {
             n_zp = zm < 232 ? n_sc : pick_count(r, right, c_ok_gen, C_gen, 1);
             pick_aux_shape(r, &c.zp, n_zp, !per_ch_gen, gi);
         }
-        c.zp.dtype = dz < 231 ? zt[dz % N(zt)] : wild_dtypes[dz % N(wild_dtypes)];
+        /* (s2, u2 and s16 zero points, which the choose pair does not take, from dz in [220, 231)) */
+        c.zp.dtype = dz < 220 ? zt[dz % N(zt)] : dz < 231 ? zt71[dz % N(zt71)] : wild_dtypes[dz % N(wild_dtypes)];
     }
     /* sizes: a valid tensor too large to hold only where the call must fail */
     {
@@ -1796,6 +1978,7 @@ static int choose_case(reader *r, unsigned opb)
     c.a.scales = (const float *)c.ptr[B_XS];
     c.a.zps = (const int64_t *)c.ptr[B_XZ];
     c.a.on_error = pick_on_error(r);
+    c.a.tensor_scale = pick_tensor_scale(r);                          /* NVFP4's global scale */
 
     v = model_choose(&c, mn, mx, g, &cells, &ranges, &args_fail);
     if (!v.fail && (c.unheld[B_SRC] || (fused && c.unheld[B_DST]) || c.unheld[B_SC] || c.unheld[B_ZP])) {
@@ -1881,13 +2064,17 @@ static int choose_case(reader *r, unsigned opb)
             fail_case(&c, msg);
         }
         partial = t_a && oe == QUANT_ON_ERROR_PARTIAL;
-        relaxed = partial && s2 == QUANT_ERR_SCALE_VALUE;
+        /* (a bad tensor_scale is QUANT_ERR_SCALE_VALUE too, but an argument's:
+           nothing written) */
+        relaxed = partial && s2 == QUANT_ERR_SCALE_VALUE && ts_good(c.a.tensor_scale);
         if (relaxed && (args_fail || !ranges)) fail_case(&c, "QUANT_ERR_SCALE_VALUE under on_error partial with an argument wrong");
         STAT(if (run == 0) {
                  ++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
                  ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)drawn) ? (int)drawn : 2];
                  if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
                  if (st == QUANT_OK && ranges) stat_elems[c.op] += (unsigned long)shape_of(&c.src, 4).count;
+                 if (st == QUANT_OK && c.scheme >= 0 && c.scheme < 6 && (unsigned)(fused ? c.dst.dtype : c.qdt) < NDT)
+                     ++stat_choose_ok[c.scheme][fused ? c.dst.dtype : c.qdt];
              }
              if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> %s, on_error %d: status %d\n", who, (int)oe, (int)s2));
         /* the oracle's outputs, once: on success, and for partial after an infinite range */
@@ -1917,11 +2104,12 @@ static int choose_case(reader *r, unsigned opb)
                     int which = -1, x;
                     for (x = 0; x < NBUF; ++x)
                         if (m.buf_blk[x] == b && i >= m.buf_off[x] && i < m.buf_off[x] + c.bytes[x]) which = x;
-                    if (s2 == QUANT_OK && which == B_SC)
-                        snprintf(msg, sizeof msg, "%s: scale %lu: oracle %a, library byte %lu 0x%02x, expected 0x%02x (entry "
-                                 "min %a max %a)", who, (unsigned long)((i - m.buf_off[B_SC]) / 4),
-                                 (double)os[(i - m.buf_off[B_SC]) / 4], (unsigned long)i, m.blk[b][i], want[i],
-                                 (double)mn[(i - m.buf_off[B_SC]) / 4], (double)mx[(i - m.buf_off[B_SC]) / 4]);
+                    if (s2 == QUANT_OK && which == B_SC) {
+                        const size_t e = (i - m.buf_off[B_SC]) / esize(c.sc.dtype);
+                        snprintf(msg, sizeof msg, "%s: scale %lu: oracle %a (as the quantize takes it), library byte %lu "
+                                 "0x%02x, expected 0x%02x (entry min %a max %a)", who, (unsigned long)e, (double)os[e],
+                                 (unsigned long)i, m.blk[b][i], want[i], (double)mn[e], (double)mx[e]);
+                    }
                     else
                         snprintf(msg, sizeof msg, "%s: status %d: byte %lu of the block of %s (inside %s) is 0x%02x, "
                                  "expected 0x%02x (was 0x%02x)", who, (int)s2, (unsigned long)i, buf_name[b],
@@ -1982,8 +2170,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const quant_dtype dqs[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_S4,
                                            QUANT_U4, QUANT_F4_E2M1 };
         static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
+        /* s2, u2, s16 (SPEC section 7.1) from the top of t's range, so that
+           the rest keeps the types it had before them */
+        static const quant_dtype q71[] = { QUANT_S2, QUANT_U2, QUANT_S16 };
         const unsigned t = rd8(&r), w = rd8(&r);
-        const quant_dtype typ = quantize ? qd[t % N(qd)] : dqs[t % N(dqs)], ft = fl[w % 4];
+        const quant_dtype typ = t >= 208 ? q71[t % N(q71)] : quantize ? qd[t % N(qd)] : dqs[t % N(dqs)], ft = fl[w % 4];
         c.src.dtype = quantize ? ft : typ;
         c.dst.dtype = quantize ? typ : ft;
         if (w >= 232) {
@@ -2038,11 +2229,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (dyn) {
         const unsigned ds = rd8(&r), dz = rd8(&r);
         static const quant_dtype zt[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4 };
+        static const quant_dtype zt71[] = { QUANT_S2, QUANT_U2, QUANT_S16 };      /* SPEC section 7.1 */
         const grid_info *g = G_gen.known ? &G_gen : NULL;
         pick_aux_shape(&r, &c.sc, n_sc, !per_ch_gen, g);
         pick_aux_shape(&r, &c.zp, n_zp, !per_ch_gen, g);
         c.sc.dtype = ds < 150 ? QUANT_F32 : ds < 195 ? QUANT_F16 : ds < 240 ? QUANT_BF16 : wild_dtypes[ds % N(wild_dtypes)];
-        c.zp.dtype = dz < 231 ? zt[dz % N(zt)] : wild_dtypes[dz % N(wild_dtypes)];
+        c.zp.dtype = dz < 200 ? zt[dz % N(zt)] : dz < 231 ? zt71[dz % N(zt71)] : wild_dtypes[dz % N(wild_dtypes)];
     }
     /* sizes: an unholdable valid tensor is passed only where the call must
        fail for another reason; scales and zps tensors never */
@@ -2125,10 +2317,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!dyn) for (i = 0; i + 8 <= c.bytes[B_ZP]; i += 8) { const int64_t z = pick_zp(&r); memcpy(p + i, &z, 8); }
             else if (c.zp.dtype == QUANT_S32)
                 for (i = 0; i + 4 <= c.bytes[B_ZP]; i += 4) { const int32_t z = (int32_t)pick_zp(&r); memcpy(p + i, &z, 4); }
+            else if (c.zp.dtype == QUANT_S16)
+                for (i = 0; i + 2 <= c.bytes[B_ZP]; i += 2) { const int16_t z = (int16_t)pick_zp(&r); memcpy(p + i, &z, 2); }
             else if (is_4bit(c.zp.dtype))   /* two zero points a byte (an odd count's last high nibble unused) */
                 for (i = 0; i < c.bytes[B_ZP]; ++i) {
                     const int64_t lo = pick_zp(&r);
                     p[i] = (uint8_t)((lo & 15) | (pick_zp(&r) & 15) << 4);
+                }
+            else if (is_2bit(c.zp.dtype))   /* four a byte (the bits past the last unused) */
+                for (i = 0; i < c.bytes[B_ZP]; ++i) {
+                    unsigned j, byte = 0;
+                    for (j = 0; j < 4; ++j) byte |= (unsigned)(pick_zp(&r) & 3) << (2 * j);
+                    p[i] = (uint8_t)byte;
                 }
             else for (i = 0; i < c.bytes[B_ZP]; ++i) p[i] = (uint8_t)pick_zp(&r);
         }
@@ -2148,8 +2348,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             else for (i = 0; i < nb; ++i) p[i] = r.n ? (uint8_t)rd8(&r) : (uint8_t)(i * 37 + 11);
         }
     }
-    /* last: on_error, which these ops only validate (partial: the same results) */
+    /* last: on_error, which these ops only validate (partial: the same
+       results), then tensor_scale (SPEC section 7.1) */
     c.a.on_error = pick_on_error(&r);
+    c.a.tensor_scale = pick_tensor_scale(&r);
     /* the tensors and attributes, each in its own allocation */
     c.src.data = c.ptr[B_SRC];
     c.dst.data = c.ptr[B_DST];
@@ -2213,7 +2415,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     STAT(++stat_status[c.op][(unsigned)st & 15]; stat_expected_fail += (unsigned long)v.fail;
          ++stat_on_error[c.op][c.attrs_null ? 0 : on_error_ok((long long)c.a.on_error) ? (int)c.a.on_error : 2];
          if (!c.attrs_null && (unsigned)c.a.qtype < 3) ++stat_qtype[c.a.qtype][(unsigned)st & 15];
-         if (st == QUANT_OK) ++stat_ok_types[c.src.dtype][c.dst.dtype];
+         if (st == QUANT_OK && (unsigned)c.src.dtype < NDT && (unsigned)c.dst.dtype < NDT)
+             ++stat_ok_types[c.src.dtype][c.dst.dtype];
+         if (!c.attrs_null) ++stat_ts[st == QUANT_OK ? ts_set(c.a.tensor_scale) : ts_good(c.a.tensor_scale) ? 3 : 2];
          stat_elems[c.op] += (unsigned long)n_out;
          if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "  -> status %d\n", (int)st));
     {
@@ -2237,16 +2441,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     if (in_dst) {
                         /* the element (a 4-bit byte: two elements) and its src element's bytes */
                         const size_t off = i - m.buf_off[B_DST], es = esize(c.dst.dtype), e0 = off / es * es;
-                        const uint64_t e = is_packed(c.dst.dtype) ? 2 * (uint64_t)off : off / es;
+                        const uint64_t e = is_packed(c.dst.dtype) ? per_byte(c.dst.dtype) * (uint64_t)off : off / es;
                         const size_t ses = esize(c.src.dtype);
-                        const size_t sat = is_packed(c.src.dtype) ? (size_t)(e / 2) : (size_t)e * ses;
+                        const size_t sat = is_packed(c.src.dtype) ? (size_t)(e / per_byte(c.src.dtype)) : (size_t)e * ses;
                         uint32_t w = 0, g = 0, sv = 0;
                         memcpy(&w, expect + e0, es);
                         memcpy(&g, m.blk[b] + m.buf_off[B_DST] + e0, es);
                         memcpy(&sv, m.snap[m.buf_blk[B_SRC]] + m.buf_off[B_SRC] + sat, ses);
                         snprintf(msg, sizeof msg, "dst element %lu%s: oracle 0x%08lx, library 0x%08lx (src element "
                                  "bytes 0x%08lx as stored, little-endian)", (unsigned long)e,
-                                 is_packed(c.dst.dtype) ? " and the next (one byte)" : "", (unsigned long)w,
+                                 is_packed(c.dst.dtype) ? " and the next ones (one byte)" : "", (unsigned long)w,
                                  (unsigned long)g, (unsigned long)sv);
                     } else {
                         int which = -1, x;
