@@ -1284,6 +1284,9 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
 #define quant__simd_f4_enc_g QUANT__SFX(quant__simd_f4_enc_g)
+#define quant__simd_mx4_fused QUANT__SFX(quant__simd_mx4_fused)
+#define quant__v_f4_codes QUANT__SFX(quant__v_f4_codes)
+#define quant__v_f4_store QUANT__SFX(quant__v_f4_store)
 #define quant__f4_g16_pairs QUANT__SFX(quant__f4_g16_pairs)
 #define quant__f4_g16_pairs_bf16i QUANT__SFX(quant__f4_g16_pairs_bf16i)
 #define quant__run_rows QUANT__SFX(quant__run_rows)
@@ -4000,12 +4003,42 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
     }
 }
 
-/* quant__f4_enc 16 elements at a time from an even element. With a the
-   quotient's magnitude (at most 6), the code is 2e + rne(a * 2^(1-e)),
-   e = 0 below 2, 1 below 4, else 2: e2m1 has steps of 0.5 below 2, of 1
-   up to 4 and of 2 above, and the ties to even code are the ties to even
-   of that integer (0.25 -> 0, 1.75 -> 4, 2.5 -> 4, 5 -> 6). A quotient
-   by a power of two is the product by its exact reciprocal. */
+/* The e2m1 codes of 16 quotients v (x the elements, for onednn's NaN
+   rule), in dwords: with a = min(|v|, 6), 2e + rne(a * 2^(1-e)), e = 0
+   below 2, 1 below 4, else 2: e2m1 has steps of 0.5 below 2, of 1 up to 4
+   and of 2 above, and the ties to even code are the ties to even of that
+   integer (0.25 -> 0, 1.75 -> 4, 2.5 -> 4, 5 -> 6); v's sign kept; NaN
+   gives 0, or with nan6 7 with x's sign. */
+QUANT__INLINE __m512i quant__v_f4_codes(__m512 v, __m512 xv, int nan6)
+{
+    const __m512 six = _mm512_set1_ps(6.0f), one = _mm512_set1_ps(1.0f);
+    const __m512i two = _mm512_set1_epi32(2), eight = _mm512_set1_epi32(8);
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512 a = _mm512_min_ps(_mm512_abs_ps(v), six); /* NaN: 6, replaced below */
+    const __mmask16 ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
+    const __mmask16 ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
+    __m512i c;
+    a = _mm512_mul_ps(a, _mm512_mask_mov_ps(_mm512_mask_mov_ps(_mm512_set1_ps(2.0f), ge2, one), ge4, _mm512_set1_ps(0.5f)));
+    c = _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    c = _mm512_mask_add_epi32(c, ge2, c, two);
+    c = _mm512_mask_add_epi32(c, ge4, c, two);
+    /* c | (sign >> 28 & 8) */
+    c = _mm512_ternarylogic_epi32(c, _mm512_srli_epi32(_mm512_castps_si512(v), 28), eight, 0xF8);
+    if (nan6)
+        return _mm512_mask_mov_epi32(c, nan, _mm512_ternarylogic_epi32(_mm512_set1_epi32(7), _mm512_srli_epi32(_mm512_castps_si512(xv), 28),
+                                                                       eight, 0xF8));
+    return _mm512_maskz_mov_epi32((__mmask16)~nan, c);
+}
+
+/* 16 codes in dwords packed to 8 bytes at d: two a qword, the odd one's
+   nibble beside the even one's, byte 0 of each qword */
+QUANT__INLINE void quant__v_f4_store(uint8_t *d, __m512i c)
+{
+    _mm_storel_epi64((__m128i *)(void *)d, _mm512_cvtepi64_epi8(_mm512_or_si512(c, _mm512_srli_epi64(c, 28))));
+}
+
+/* quant__f4_enc 16 elements at a time from an even element. A quotient by
+   a power of two is the product by its exact reciprocal. */
 QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, size_t len, const float *sc, size_t sstep,
                                        unsigned f, int clamp)
 {
@@ -4013,36 +4046,57 @@ QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, siz
     const uint32_t su = len ? quant__bits(sc[0]) & 0x7FFFFFFFu : 0u;
     /* one scale, a power of two of at least 2^-127: its reciprocal is exact */
     const int mul = (f & QUANT__F_RECIP) || (!sstep && ((su & 0x7FFFFFu) == 0 || su == 0x00400000u) && su != 0);
-    const __m512 six = _mm512_set1_ps(6.0f), one = _mm512_set1_ps(1.0f), r1 = _mm512_set1_ps(len ? 1.0f / sc[0] : 1.0f);
-    const __m512i two = _mm512_set1_epi32(2), eight = _mm512_set1_epi32(8), seven = _mm512_set1_epi32(7);
+    const __m512 one = _mm512_set1_ps(1.0f), r1 = _mm512_set1_ps(len ? 1.0f / sc[0] : 1.0f);
     size_t k = 0;
     if (e & 1u) { quant__f4_enc(x, d, e, 1, sc, sstep, f, clamp); k = 1; }
     for (; k + 16 <= len; k += 16) {
         const __m512 xv = _mm512_loadu_ps(x + k);
         const __m512 sv = sstep ? _mm512_loadu_ps(sc + k) : _mm512_set1_ps(sc[0]);
-        __m512 v = !mul ? _mm512_div_ps(xv, sv) : _mm512_mul_ps(xv, sstep ? _mm512_div_ps(one, sv) : r1), a;
-        __mmask16 nan, ge2, ge4;
-        __m512i c, q;
-        if (clamp) v = _mm512_mask_min_ps(_mm512_set1_ps(-6.0f), _mm512_cmp_ps_mask(v, _mm512_set1_ps(-6.0f), _CMP_GT_OQ), v, six);
-        nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-        a = _mm512_min_ps(_mm512_abs_ps(v), six); /* NaN: 6, replaced below */
-        ge2 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(2.0f), _CMP_GE_OQ);
-        ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
-        a = _mm512_mul_ps(a, _mm512_mask_mov_ps(_mm512_mask_mov_ps(_mm512_set1_ps(2.0f), ge2, one), ge4, _mm512_set1_ps(0.5f)));
-        c = _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        c = _mm512_mask_add_epi32(c, ge2, c, two);
-        c = _mm512_mask_add_epi32(c, ge4, c, two);
-        /* c | (sign >> 28 & 8): v's sign; a NaN gives 0, or under onednn 7 with x's sign */
-        c = _mm512_ternarylogic_epi32(c, _mm512_srli_epi32(_mm512_castps_si512(v), 28), eight, 0xF8);
-        if (nan6)
-            c = _mm512_mask_mov_epi32(c, nan, _mm512_ternarylogic_epi32(seven, _mm512_srli_epi32(_mm512_castps_si512(xv), 28), eight, 0xF8));
-        else
-            c = _mm512_maskz_mov_epi32((__mmask16)~nan, c);
-        /* two codes a qword: the odd one's nibble beside the even one's, byte 0 of each qword */
-        q = _mm512_or_si512(c, _mm512_srli_epi64(c, 28));
-        _mm_storel_epi64((__m128i *)(void *)(d + ((e + k) >> 1)), _mm512_cvtepi64_epi8(q));
+        __m512 v = !mul ? _mm512_div_ps(xv, sv) : _mm512_mul_ps(xv, sstep ? _mm512_div_ps(one, sv) : r1);
+        if (clamp)
+            v = _mm512_mask_min_ps(_mm512_set1_ps(-6.0f), _mm512_cmp_ps_mask(v, _mm512_set1_ps(-6.0f), _CMP_GT_OQ), v,
+                                   _mm512_set1_ps(6.0f));
+        quant__v_f4_store(d + ((e + k) >> 1), quant__v_f4_codes(v, xv, nan6));
     }
     if (k < len) quant__f4_enc(x + k, d, e + k, len - k, sc + k * sstep, sstep, f, clamp);
+}
+
+/* The fused quantize of QUANT_MX (rceil: QUANT_MX_RCEIL) to f4 from f32,
+   ng groups of g elements (a multiple of 16) one after another, outside
+   onednn: each group's amax (NaN skipped), its e8m0 code as
+   quant__mx_scale gives it (written to e8, or its value to s32 when
+   e8 is NULL), and the group's codes by the product with 2^(127 - c),
+   exactly the quotient by 2^(c - 127). Stops before a group whose amax
+   is infinite; returns the groups done. */
+QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+{
+    size_t gi, k;
+    for (gi = 0; gi < ng; ++gi, x += g, q += g / 2) {
+        __m512 m = _mm512_setzero_ps();
+        float amax;
+        unsigned c;
+        for (k = 0; k < g; k += 16) m = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + k)), m); /* NaN: m */
+        amax = _mm512_reduce_max_ps(m);
+        if (!(amax <= 3.40282347e38f)) return gi;
+        if (!rceil) { /* E(amax) - E(6) */
+            const int ce = (int)(quant__bits(amax) >> 23) - 2;
+            c = ce < 0 ? 0u : (unsigned)ce;
+        } else { /* the smallest power of two >= amax / 6 */
+            const uint32_t u = quant__bits(amax / 6.0f);
+            c = (u >> 23) == 0 ? (u > 0x00400000u) : (u >> 23) + ((u & 0x7FFFFFu) != 0);
+            c = c > 254u ? 254u : c;
+        }
+        if (e8) e8[gi] = (uint8_t)c;
+        else s32[gi] = quant__float(c ? c << 23 : 0x00400000u);
+        {
+            const __m512 r = _mm512_castsi512_ps(_mm512_set1_epi32(c < 254u ? (int)((254u - c) << 23) : 0x00400000));
+            for (k = 0; k < g; k += 16) {
+                const __m512 xv = _mm512_loadu_ps(x + k);
+                quant__v_f4_store(q + k / 2, quant__v_f4_codes(_mm512_mul_ps(xv, r), xv, 0));
+            }
+        }
+    }
+    return ng;
 }
 #else
 /* elsewhere the scalar table kernel, compiled for the pass */
@@ -4055,6 +4109,12 @@ QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, siz
                                        unsigned f, int clamp)
 {
     quant__f4_enc(x, d, e, len, sc, sstep, f, clamp);
+}
+/* no fused kernel here: SIZE_MAX, and the op layer's path */
+QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+{
+    (void)x; (void)q; (void)e8; (void)s32; (void)ng; (void)g; (void)rceil;
+    return SIZE_MAX;
 }
 #endif
 /* groups of g elements of a line, scale sc[k] for group k: one call of the
@@ -4079,6 +4139,12 @@ QUANT__PRIVATE void quant__simd_f4_enc_x86(const float *x, uint8_t *d, size_t e,
 {
     QUANT__PICK(quant__simd_f4_enc, (x, d, e, len, sc, sstep, f, clamp));
 }
+QUANT__PRIVATE size_t quant__simd_mx4_fused_x86(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+{
+    size_t r = SIZE_MAX;
+    QUANT__PICK(r = quant__simd_mx4_fused, (x, q, e8, s32, ng, g, rceil));
+    return r;
+}
 QUANT__PRIVATE void quant__simd_f4_enc_g_x86(const float *x, uint8_t *d, size_t e, size_t len, size_t g, const float *sc, unsigned f,
                                              int clamp)
 {
@@ -4089,6 +4155,7 @@ QUANT__PRIVATE void quant__simd_f4_enc_g_x86(const float *x, uint8_t *d, size_t 
 #  define quant__f4_rowk QUANT__BK(quant__simd_f4_row)
 #  define quant__f4_enck QUANT__BK(quant__simd_f4_enc)
 #  define quant__f4_enck_g QUANT__BK(quant__simd_f4_enc_g)
+#  define quant__mx4k QUANT__BK(quant__simd_mx4_fused)
 #else
 #  define quant__f4_rowk quant__f4_row
 #  define quant__f4_enck quant__f4_enc
@@ -4740,6 +4807,9 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__f4_pow2_block
 #undef quant__simd_f4_enc
 #undef quant__simd_f4_enc_g
+#undef quant__simd_mx4_fused
+#undef quant__v_f4_codes
+#undef quant__v_f4_store
 #undef quant__f4_g16_pairs
 #undef quant__f4_g16_pairs_bf16i
 #undef quant__v_lo
@@ -6611,6 +6681,38 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
     return QUANT_OK;
 }
 
+#if QUANT__MX && QUANT__SIMD_ANY
+/* not a status: the fused MX kernel does not take the case */
+#define QUANT_ERR_NOT_DONE_ ((quant_status)-1)
+/* The fused MX / MX_RCEIL quantize of f32 to f4 outside onednn, where
+   the groups are runs of g (a multiple of 16) along the last dim one
+   after another: the backend's fused kernel, after one read of src that
+   finds no infinite element (partial: no such read; the groups before
+   an infinite one are written). */
+QUANT__NOINLINE quant_status quant__mx4_run(const quant__plan *p, size_t n, const quant_tensor *scales, int rceil, int partial)
+{
+    const int last = p->rank - 1;
+    const float inf = quant__float(0x7F800000u);
+    size_t g, ng, done;
+    int d;
+    if (p->qtype != QUANT_PER_GROUP || p->rank == 0) return QUANT_ERR_NOT_DONE_;
+    for (d = 0; d < last; ++d)
+        if (p->group[d] != 1 && p->dims[d] != 1) return QUANT_ERR_NOT_DONE_;
+    g = quant__cell(p, last);
+    if (g % 16u != 0 || (size_t)p->dims[last] % g != 0) return QUANT_ERR_NOT_DONE_;
+    ng = n / g;
+    if (quant__mx4k(NULL, NULL, NULL, NULL, 0, g, rceil) == SIZE_MAX) return QUANT_ERR_NOT_DONE_;
+    if (!partial) {
+        float lo = inf, hi = -inf;
+        quant__minmax(p->src, n, 0, &lo, &hi);
+        if (!(lo > -inf && hi < inf)) return QUANT_ERR_SCALE_VALUE;
+    }
+    done = quant__mx4k((const float *)p->src, (uint8_t *)p->dst, scales->dtype == QUANT_E8M0 ? (uint8_t *)scales->data : NULL,
+                       scales->dtype == QUANT_E8M0 ? NULL : (float *)scales->data, ng, g, rceil);
+    return done == ng ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
+}
+#endif
+
 /* entries handled at a time: their ranges are kept on the stack */
 #if QUANT__SIMD_ANY
 #  define QUANT__CELLS 256
@@ -7216,6 +7318,13 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
                   ? QUANT__F_RECIP | QUANT__F_RECIP_GIVEN | (dst->dtype == QUANT_U8 || dst->dtype == QUANT_U4 || dst->dtype == QUANT_U2 ? QUANT__F_U8 : 0u)
                   : quant__flags(a, (unsigned)dst->dtype) | (scheme >= QUANT_MX ? QUANT__F_MX : 0u));
     if (n == 0) return QUANT_OK;
+#if QUANT__MX && QUANT__SIMD_ANY
+    if ((scheme == QUANT_MX || scheme == QUANT_MX_RCEIL) && quant__is_f4(p.qdtype) && p.fdtype == QUANT_F32 &&
+        !((p.flags & QUANT__F_RECIP) && (p.flags & QUANT__F_ZP_BEFORE))) {
+        st = quant__mx4_run(&p, n, scales, scheme == QUANT_MX_RCEIL, a->on_error == QUANT_ON_ERROR_PARTIAL);
+        if (st != QUANT_ERR_NOT_DONE_) return st;
+    }
+#endif
     return quant__choose_run(&p, (unsigned)scheme, n, scales, zps, 1, a->on_error == QUANT_ON_ERROR_PARTIAL,
                              a->tensor_scale != 0.0f ? a->tensor_scale : 1.0f);
 }

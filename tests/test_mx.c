@@ -294,13 +294,16 @@ static void choose_case(int k)
 {
     static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
     static const quant_dtype mxt[] = { QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_F4_E2M1, QUANT_S8 };
-    const quant_scheme scheme = (quant_scheme)(QUANT_MX + (int)(check_rand() % 3));
-    const int type = scheme == QUANT_NVFP4 ? 2 : (int)(check_rand() % 4), fuse = (int)(check_rand() % 4 != 0);
-    const quant_dtype ft = floats[check_rand() % 3], qt = mxt[type];
+    /* one case in four: MX or MX_RCEIL to f4 from f32 in whole groups of a multiple of 16 along the rows (the fused kernel's case) */
+    const int fast = k % 4 == 0;
+    const int64_t gf = 16 * (1 + (int64_t)(check_rand() % 4));
+    const quant_scheme scheme = (quant_scheme)(QUANT_MX + (int)(check_rand() % (fast ? 2 : 3)));
+    const int type = scheme == QUANT_NVFP4 || fast ? 2 : (int)(check_rand() % 4), fuse = (int)(check_rand() % 4 != 0);
+    const quant_dtype ft = fast ? QUANT_F32 : floats[check_rand() % 3], qt = mxt[type];
     const quant_dtype sdt = check_rand() % 3 == 0 ? QUANT_F32 : scheme == QUANT_NVFP4 ? QUANT_F8_E4M3 : QUANT_E8M0;
-    const int64_t rows = 1 + (int64_t)(check_rand() % 4), cols = 1 + (int64_t)(check_rand() % 130);
-    const int qtype = (int)(check_rand() % 4); /* 0 tensor, 1 row, 2 and 3 group */
-    const int64_t g = qtype == 3 ? (scheme == QUANT_NVFP4 ? 16 : 32) : qtype == 2 ? 1 + (int64_t)(check_rand() % 40) : cols;
+    const int64_t rows = 1 + (int64_t)(check_rand() % 4), cols = fast ? gf * (1 + (int64_t)(check_rand() % 4)) : 1 + (int64_t)(check_rand() % 130);
+    const int qtype = fast ? 3 : (int)(check_rand() % 4); /* 0 tensor, 1 row, 2 and 3 group */
+    const int64_t g = fast ? gf : qtype == 3 ? (scheme == QUANT_NVFP4 ? 16 : 32) : qtype == 2 ? 1 + (int64_t)(check_rand() % 40) : cols;
     const int64_t gcols = qtype >= 2 ? (cols + g - 1) / g : 1;
     const size_t n = (size_t)(rows * cols), ns = qtype == 0 ? 1 : qtype == 1 ? (size_t)rows : (size_t)(rows * gcols);
     const int rnd = (int)(check_rand() % 4), ov = (int)(check_rand() % 2);
@@ -397,6 +400,17 @@ static void choose_validation(void)
     a.tensor_scale = 0.0f;
     x[40] = INFINITY;
     CHECK(quant_choose_and_quantize(&tx, &tq, QUANT_NVFP4, &a, &ts, NULL) == QUANT_ERR_SCALE_VALUE && KEPT, "an infinite element");
+    ts.dtype = QUANT_E8M0;
+    CHECK(quant_choose_and_quantize(&tx, &tq, QUANT_MX, &a, &ts, NULL) == QUANT_ERR_SCALE_VALUE && KEPT, "MX: an infinite element");
+    CHECK(quant_choose_and_quantize(&tx, &tq, QUANT_MX_RCEIL, &a, &ts, NULL) == QUANT_ERR_SCALE_VALUE && KEPT, "RCEIL: an infinite element");
+    a.on_error = QUANT_ON_ERROR_PARTIAL; /* the first group's scale right or untouched; the second's untouched */
+    CHECK(quant_choose_and_quantize(&tx, &tq, QUANT_MX, &a, &ts, NULL) == QUANT_ERR_SCALE_VALUE &&
+          (codes[0] == 127 + 4 - 2 || codes[0] == 0x5A) && codes[1] == 0x5A && q[16] == 0x5A,
+          "MX partial: an infinite element in the second group");
+    a.on_error = QUANT_ON_ERROR_UNTOUCHED;
+    memset(q, 0x5A, sizeof q);
+    codes[0] = codes[1] = 0x5A;
+    ts.dtype = QUANT_F8_E4M3;
     x[40] = 20.0f;
     /* RCEIL at the bottom of e8m0: fl(amax / 6) at 2^-127 is code 0, above
        it code 1; at 2^-126 code 1, above it code 2 */
