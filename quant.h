@@ -4061,28 +4061,32 @@ QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, siz
     if (k < len) quant__f4_enc(x + k, d, e + k, len - k, sc + k * sstep, sstep, f, clamp);
 }
 
-/* The fused quantize of QUANT_MX (rceil: QUANT_MX_RCEIL) to f4 from f32,
-   ng groups of g elements (a multiple of 16) one after another, outside
-   onednn: each group's amax (NaN skipped), its e8m0 code as
-   quant__mx_scale gives it (written to e8, or its value to s32 when
-   e8 is NULL), and the group's codes by the product with 2^(127 - c),
-   exactly the quotient by 2^(c - 127). Stops before a group whose amax
-   is infinite; returns the groups done. */
-QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+/* The fused quantize of QUANT_MX (rceil: QUANT_MX_RCEIL) from f32 to f4
+   (f8: 0) or, under flags f, to f8, ng groups of g elements (a multiple
+   of 16) one after another, outside onednn: each group's amax (NaN
+   skipped), its e8m0 code as quant__mx_scale gives it (written to e8, or
+   its value to s32 when e8 is NULL), and the group's codes from the
+   product with 2^(127 - c), exactly the quotient by 2^(c - 127). Stops
+   before a group whose amax is infinite; returns the groups done. */
+QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil,
+                                            int f4, unsigned f)
 {
+    /* E(max) - 127 of the type: 6 = 1.5 * 2^2, 448 = 1.75 * 2^8, 57344 = 1.75 * 2^15 */
+    const int emax = f4 ? 2 : (f & QUANT__F_E5M2) ? 15 : 8;
+    const float max = f4 ? 6.0f : (f & QUANT__F_E5M2) ? 57344.0f : 448.0f;
     size_t gi, k;
-    for (gi = 0; gi < ng; ++gi, x += g, q += g / 2) {
+    for (gi = 0; gi < ng; ++gi, x += g, q += f4 ? g / 2 : g) {
         __m512 m = _mm512_setzero_ps();
         float amax;
         unsigned c;
         for (k = 0; k < g; k += 16) m = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(x + k)), m); /* NaN: m */
         amax = _mm512_reduce_max_ps(m);
         if (!(amax <= 3.40282347e38f)) return gi;
-        if (!rceil) { /* E(amax) - E(6) */
-            const int ce = (int)(quant__bits(amax) >> 23) - 2;
+        if (!rceil) { /* E(amax) - E(max) */
+            const int ce = (int)(quant__bits(amax) >> 23) - emax;
             c = ce < 0 ? 0u : (unsigned)ce;
-        } else { /* the smallest power of two >= amax / 6 */
-            const uint32_t u = quant__bits(amax / 6.0f);
+        } else { /* the smallest power of two >= amax / max */
+            const uint32_t u = quant__bits(amax / max);
             c = (u >> 23) == 0 ? (u > 0x00400000u) : (u >> 23) + ((u & 0x7FFFFFu) != 0);
             c = c > 254u ? 254u : c;
         }
@@ -4092,7 +4096,8 @@ QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t 
             const __m512 r = _mm512_castsi512_ps(_mm512_set1_epi32(c < 254u ? (int)((254u - c) << 23) : 0x00400000));
             for (k = 0; k < g; k += 16) {
                 const __m512 xv = _mm512_loadu_ps(x + k);
-                quant__v_f4_store(q + k / 2, quant__v_f4_codes(_mm512_mul_ps(xv, r), xv, 0));
+                if (f4) quant__v_f4_store(q + k / 2, quant__v_f4_codes(_mm512_mul_ps(xv, r), xv, 0));
+                else quant__st8(q + k, quant__v_f8_enc(xv, _mm512_mul_ps(xv, r), f), 0);
             }
         }
     }
@@ -4111,9 +4116,10 @@ QUANT__PRIVATE void quant__simd_f4_enc(const float *x, uint8_t *d, size_t e, siz
     quant__f4_enc(x, d, e, len, sc, sstep, f, clamp);
 }
 /* no fused kernel here: SIZE_MAX, and the op layer's path */
-QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil,
+                                            int f4, unsigned f)
 {
-    (void)x; (void)q; (void)e8; (void)s32; (void)ng; (void)g; (void)rceil;
+    (void)x; (void)q; (void)e8; (void)s32; (void)ng; (void)g; (void)rceil; (void)f4; (void)f;
     return SIZE_MAX;
 }
 #endif
@@ -4139,10 +4145,11 @@ QUANT__PRIVATE void quant__simd_f4_enc_x86(const float *x, uint8_t *d, size_t e,
 {
     QUANT__PICK(quant__simd_f4_enc, (x, d, e, len, sc, sstep, f, clamp));
 }
-QUANT__PRIVATE size_t quant__simd_mx4_fused_x86(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil)
+QUANT__PRIVATE size_t quant__simd_mx4_fused_x86(const float *x, uint8_t *q, uint8_t *e8, float *s32, size_t ng, size_t g, int rceil,
+                                                int f4, unsigned f)
 {
     size_t r = SIZE_MAX;
-    QUANT__PICK(r = quant__simd_mx4_fused, (x, q, e8, s32, ng, g, rceil));
+    QUANT__PICK(r = quant__simd_mx4_fused, (x, q, e8, s32, ng, g, rceil, f4, f));
     return r;
 }
 QUANT__PRIVATE void quant__simd_f4_enc_g_x86(const float *x, uint8_t *d, size_t e, size_t len, size_t g, const float *sc, unsigned f,
@@ -6684,7 +6691,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 #if QUANT__MX && QUANT__SIMD_ANY
 /* not a status: the fused MX kernel does not take the case */
 #define QUANT_ERR_NOT_DONE_ ((quant_status)-1)
-/* The fused MX / MX_RCEIL quantize of f32 to f4 outside onednn, where
+/* The fused MX / MX_RCEIL quantize of f32 to f4 or f8 outside onednn, where
    the groups are runs of g (a multiple of 16) along the last dim one
    after another: the backend's fused kernel, after one read of src that
    finds no infinite element (partial: no such read; the groups before
@@ -6701,14 +6708,18 @@ QUANT__NOINLINE quant_status quant__mx4_run(const quant__plan *p, size_t n, cons
     g = quant__cell(p, last);
     if (g % 16u != 0 || (size_t)p->dims[last] % g != 0) return QUANT_ERR_NOT_DONE_;
     ng = n / g;
-    if (quant__mx4k(NULL, NULL, NULL, NULL, 0, g, rceil) == SIZE_MAX) return QUANT_ERR_NOT_DONE_;
+#ifdef QUANT_NO_F8
+    if (!quant__is_f4(p->qdtype)) return QUANT_ERR_NOT_DONE_;
+#endif
+    if (quant__mx4k(NULL, NULL, NULL, NULL, 0, g, rceil, 1, 0u) == SIZE_MAX) return QUANT_ERR_NOT_DONE_;
     if (!partial) {
         float lo = inf, hi = -inf;
         quant__minmax(p->src, n, 0, &lo, &hi);
         if (!(lo > -inf && hi < inf)) return QUANT_ERR_SCALE_VALUE;
     }
     done = quant__mx4k((const float *)p->src, (uint8_t *)p->dst, scales->dtype == QUANT_E8M0 ? (uint8_t *)scales->data : NULL,
-                       scales->dtype == QUANT_E8M0 ? NULL : (float *)scales->data, ng, g, rceil);
+                       scales->dtype == QUANT_E8M0 ? NULL : (float *)scales->data, ng, g, rceil, quant__is_f4(p->qdtype),
+                       (unsigned)(p->flags & ~QUANT__F_MX));
     return done == ng ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
 }
 #endif
@@ -7319,8 +7330,8 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
                   : quant__flags(a, (unsigned)dst->dtype) | (scheme >= QUANT_MX ? QUANT__F_MX : 0u));
     if (n == 0) return QUANT_OK;
 #if QUANT__MX && QUANT__SIMD_ANY
-    if ((scheme == QUANT_MX || scheme == QUANT_MX_RCEIL) && quant__is_f4(p.qdtype) && p.fdtype == QUANT_F32 &&
-        !((p.flags & QUANT__F_RECIP) && (p.flags & QUANT__F_ZP_BEFORE))) {
+    if ((scheme == QUANT_MX || scheme == QUANT_MX_RCEIL) && (quant__is_f4(p.qdtype) || quant__is_f8(p.qdtype)) &&
+        p.fdtype == QUANT_F32 && !((p.flags & QUANT__F_RECIP) && (p.flags & QUANT__F_ZP_BEFORE))) {
         st = quant__mx4_run(&p, n, scales, scheme == QUANT_MX_RCEIL, a->on_error == QUANT_ON_ERROR_PARTIAL);
         if (st != QUANT_ERR_NOT_DONE_) return st;
     }

@@ -294,11 +294,11 @@ static void choose_case(int k)
 {
     static const quant_dtype floats[] = { QUANT_F32, QUANT_F16, QUANT_BF16 };
     static const quant_dtype mxt[] = { QUANT_F8_E4M3, QUANT_F8_E5M2, QUANT_F4_E2M1, QUANT_S8 };
-    /* one case in four: MX or MX_RCEIL to f4 from f32 in whole groups of a multiple of 16 along the rows (the fused kernel's case) */
+    /* one case in four: MX or MX_RCEIL to f8 or f4 from f32 in whole groups of a multiple of 16 along the rows (the fused kernel's case) */
     const int fast = k % 4 == 0;
     const int64_t gf = 16 * (1 + (int64_t)(check_rand() % 4));
     const quant_scheme scheme = (quant_scheme)(QUANT_MX + (int)(check_rand() % (fast ? 2 : 3)));
-    const int type = scheme == QUANT_NVFP4 || fast ? 2 : (int)(check_rand() % 4), fuse = (int)(check_rand() % 4 != 0);
+    const int type = fast ? (int)(check_rand() % 3) : scheme == QUANT_NVFP4 ? 2 : (int)(check_rand() % 4), fuse = (int)(check_rand() % 4 != 0);
     const quant_dtype ft = fast ? QUANT_F32 : floats[check_rand() % 3], qt = mxt[type];
     const quant_dtype sdt = check_rand() % 3 == 0 ? QUANT_F32 : scheme == QUANT_NVFP4 ? QUANT_F8_E4M3 : QUANT_E8M0;
     const int64_t rows = 1 + (int64_t)(check_rand() % 4), cols = fast ? gf * (1 + (int64_t)(check_rand() % 4)) : 1 + (int64_t)(check_rand() % 130);
