@@ -5724,7 +5724,7 @@ QUANT__NOINLINE void quant__copy_op(quant__plan *to, const quant__plan *from)
 }
 
 /* a packed result at dst: the bits of its last byte past its last element are 0 */
-QUANT__INLINE void quant__nib_end(const quant__plan *p, void *dst)
+QUANT__NOINLINE void quant__nib_end(const quant__plan *p, void *dst)
 {
     const size_t n = p->outer * p->channels * p->inner;
     const unsigned pk = quant__pk(p->qdtype), r = (unsigned)(n & ((1u << pk) - 1u));
