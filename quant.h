@@ -1,4 +1,4 @@
-/* quant.h - exact f32/f16/bf16 <-> s8/u8/s4/u4/f8 quantization in one header.
+/* quant.h - exact f32/f16/bf16 <-> s8/u8/s16/s4/u4/s2/u2/f8/f4 quantization in one header.
    Public domain or MIT, at your choice; see the end of the file.
 
    WHAT IT IS
