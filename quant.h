@@ -3883,8 +3883,7 @@ QUANT__INLINE void quant__f4_g16_pairs(const uint8_t *src, uint16_t *dst, size_t
         const __m512i i = _mm512_or_si512(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12), m, 0xA8), hi);
         __m512i t;
         if (out == QUANT__F4_F16)
-            t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtps_ph(ya, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
-                                   _mm512_cvtps_ph(yb, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), 1);
+            t = _mm512_inserti64x4(_mm512_castsi256_si512(quant__v_ph(ya)), quant__v_ph(yb), 1);
         else
             t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(quant__v_to_half(ya, 1))),
                                    _mm512_cvtepi32_epi16(quant__v_to_half(yb, 1)), 1);
@@ -3958,6 +3957,7 @@ QUANT__PRIVATE void quant__simd_f4_row(const uint8_t *src, void *dst, size_t n, 
             else
 #endif
                 quant__f4_g16_pairs(src + gi * 8, (uint16_t *)dst + gi * 16, cnt / 2, sb, out);
+            (void)tiny; /* read only with AVX512-BF16 */
             gi += cnt;
         }
     }
@@ -4019,7 +4019,7 @@ QUANT__INLINE __m512i quant__v_f4_codes(__m512 v, __m512 xv, int nan6)
     const __mmask16 ge4 = _mm512_cmp_ps_mask(a, _mm512_set1_ps(4.0f), _CMP_GE_OQ);
     __m512i c;
     a = _mm512_mul_ps(a, _mm512_mask_mov_ps(_mm512_mask_mov_ps(_mm512_set1_ps(2.0f), ge2, one), ge4, _mm512_set1_ps(0.5f)));
-    c = _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    c = quant__cvt(a); /* to nearest even, as every kernel here rounds */
     c = _mm512_mask_add_epi32(c, ge2, c, two);
     c = _mm512_mask_add_epi32(c, ge4, c, two);
     /* c | (sign >> 28 & 8) */
@@ -4096,8 +4096,11 @@ QUANT__PRIVATE size_t quant__simd_mx4_fused(const float *x, uint8_t *q, uint8_t 
             const __m512 r = _mm512_castsi512_ps(_mm512_set1_epi32(c < 254u ? (int)((254u - c) << 23) : 0x00400000));
             for (k = 0; k < g; k += 16) {
                 const __m512 xv = _mm512_loadu_ps(x + k);
-                if (f4) quant__v_f4_store(q + k / 2, quant__v_f4_codes(_mm512_mul_ps(xv, r), xv, 0));
-                else quant__st8(q + k, quant__v_f8_enc(xv, _mm512_mul_ps(xv, r), f), 0);
+#ifndef QUANT_NO_F8
+                if (!f4) quant__st8(q + k, quant__v_f8_enc(xv, _mm512_mul_ps(xv, r), f), 0);
+                else
+#endif
+                    quant__v_f4_store(q + k / 2, quant__v_f4_codes(_mm512_mul_ps(xv, r), xv, 0));
             }
         }
     }
@@ -6690,37 +6693,37 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
 
 #if QUANT__MX && QUANT__SIMD_ANY
 /* not a status: the fused MX kernel does not take the case */
-#define QUANT_ERR_NOT_DONE_ ((quant_status)-1)
+#define QUANT__NOT_DONE (-1)
 /* The fused MX / MX_RCEIL quantize of f32 to f4 or f8 outside onednn, where
    the groups are runs of g (a multiple of 16) along the last dim one
    after another: the backend's fused kernel, after one read of src that
    finds no infinite element (partial: no such read; the groups before
    an infinite one are written). */
-QUANT__NOINLINE quant_status quant__mx4_run(const quant__plan *p, size_t n, const quant_tensor *scales, int rceil, int partial)
+QUANT__NOINLINE int quant__mx4_run(const quant__plan *p, size_t n, const quant_tensor *scales, int rceil, int partial)
 {
     const int last = p->rank - 1;
     const float inf = quant__float(0x7F800000u);
     size_t g, ng, done;
     int d;
-    if (p->qtype != QUANT_PER_GROUP || p->rank == 0) return QUANT_ERR_NOT_DONE_;
+    if (p->qtype != QUANT_PER_GROUP || p->rank == 0) return QUANT__NOT_DONE;
     for (d = 0; d < last; ++d)
-        if (p->group[d] != 1 && p->dims[d] != 1) return QUANT_ERR_NOT_DONE_;
+        if (p->group[d] != 1 && p->dims[d] != 1) return QUANT__NOT_DONE;
     g = quant__cell(p, last);
-    if (g % 16u != 0 || (size_t)p->dims[last] % g != 0) return QUANT_ERR_NOT_DONE_;
+    if (g % 16u != 0 || (size_t)p->dims[last] % g != 0) return QUANT__NOT_DONE;
     ng = n / g;
 #ifdef QUANT_NO_F8
-    if (!quant__is_f4(p->qdtype)) return QUANT_ERR_NOT_DONE_;
+    if (!quant__is_f4(p->qdtype)) return QUANT__NOT_DONE;
 #endif
-    if (quant__mx4k(NULL, NULL, NULL, NULL, 0, g, rceil, 1, 0u) == SIZE_MAX) return QUANT_ERR_NOT_DONE_;
+    if (quant__mx4k(NULL, NULL, NULL, NULL, 0, g, rceil, 1, 0u) == SIZE_MAX) return QUANT__NOT_DONE;
     if (!partial) {
         float lo = inf, hi = -inf;
         quant__minmax(p->src, n, 0, &lo, &hi);
-        if (!(lo > -inf && hi < inf)) return QUANT_ERR_SCALE_VALUE;
+        if (!(lo > -inf && hi < inf)) return (int)QUANT_ERR_SCALE_VALUE;
     }
     done = quant__mx4k((const float *)p->src, (uint8_t *)p->dst, scales->dtype == QUANT_E8M0 ? (uint8_t *)scales->data : NULL,
                        scales->dtype == QUANT_E8M0 ? NULL : (float *)scales->data, ng, g, rceil, quant__is_f4(p->qdtype),
                        (unsigned)(p->flags & ~QUANT__F_MX));
-    return done == ng ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
+    return done == ng ? (int)QUANT_OK : (int)QUANT_ERR_SCALE_VALUE;
 }
 #endif
 
@@ -7332,8 +7335,8 @@ QUANT__DEF quant_status quant_choose_and_quantize(const quant_tensor *src, quant
 #if QUANT__MX && QUANT__SIMD_ANY
     if ((scheme == QUANT_MX || scheme == QUANT_MX_RCEIL) && (quant__is_f4(p.qdtype) || quant__is_f8(p.qdtype)) &&
         p.fdtype == QUANT_F32 && !((p.flags & QUANT__F_RECIP) && (p.flags & QUANT__F_ZP_BEFORE))) {
-        st = quant__mx4_run(&p, n, scales, scheme == QUANT_MX_RCEIL, a->on_error == QUANT_ON_ERROR_PARTIAL);
-        if (st != QUANT_ERR_NOT_DONE_) return st;
+        const int r = quant__mx4_run(&p, n, scales, scheme == QUANT_MX_RCEIL, a->on_error == QUANT_ON_ERROR_PARTIAL);
+        if (r != QUANT__NOT_DONE) return (quant_status)r;
     }
 #endif
     return quant__choose_run(&p, (unsigned)scheme, n, scales, zps, 1, a->on_error == QUANT_ON_ERROR_PARTIAL,

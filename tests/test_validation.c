@@ -328,7 +328,7 @@ int main(void)
        schemes, s2/u2 */
     {
         static uint8_t e8[1], f8s[1];
-        static float sum_scale[1] = { 1.0f }, cs[6];
+        static float sum_scale[1] = { 1.0f }, cs[8];
         static const uint32_t bad_ts[] = { 0x00000000u /* none: fine */, 0x80000001u, 0x00400000u, 0x7F800000u,
                                            0xFF800000u, 0x7FC00000u, 0xBF800000u };
         quant_tensor te = ten(QUANT_E8M0, 1, 1, 0, e8), tf8 = ten(QUANT_F8_E4M3, 1, 1, 0, f8s);
