@@ -14,8 +14,9 @@
      tensor scale);
    - f32->mxfp4, f32->mxfp8, f32->nvfp4 fused: quant_choose_and_quantize
      with QUANT_MX (f4_e2m1, f8_e4m3) or QUANT_NVFP4 on a [n / 4096, 4096]
-     tensor, groups of 32 (16) along the rows, rounding exact; the limit
-     reads 4n bytes and writes n/2 (n). */
+     tensor, groups of 32 (16) along the rows, rounding exact; fused-p the
+     same with on_error partial (no read of src for infinities first); the
+     limit reads 4n bytes and writes n/2 (n). */
 #define _POSIX_C_SOURCE 200809L
 #include "../quant.h"
 #include "baselines.h"
@@ -28,9 +29,9 @@
 typedef void (*ggml_dq_fn)(const void *, float *, int64_t);
 typedef void (*ggml_q_fn)(const float *, void *, int64_t);
 
-enum { R_MX_F32, R_MX_BF16, R_NV_F32, R_NV_BF16, R_Q_MX4, R_Q_MX8, R_Q_NV4, N_ROWS };
+enum { R_MX_F32, R_MX_BF16, R_NV_F32, R_NV_BF16, R_Q_MX4, R_Q_MX4P, R_Q_MX8, R_Q_NV4, N_ROWS };
 static const char *const row_names[N_ROWS] = { "mxfp4->f32", "mxfp4->bf16", "nvfp4->f32", "nvfp4->bf16",
-                                               "f32->mxfp4 fused", "f32->mxfp8 fused", "f32->nvfp4 fused" };
+                                               "f32->mxfp4 fused", "f32->mxfp4 fused-p", "f32->mxfp8 fused", "f32->nvfp4 fused" };
 
 typedef struct mctx {
     int row, which; /* which: 0 quant.h, 1 limit, 2 ggml */
@@ -87,6 +88,7 @@ static void mcall(mctx *c)
         dst = src; dst.dtype = r == R_Q_MX8 ? QUANT_F8_E4M3 : QUANT_F4_E2M1; dst.data = c->q;
         st = src; st.dtype = r == R_Q_NV4 ? QUANT_F8_E4M3 : QUANT_E8M0; st.dims[1] = 4096 / g; st.data = c->sc;
         a.qtype = QUANT_PER_GROUP; a.group_shape[0] = 1; a.group_shape[1] = g;
+        if (r == R_Q_MX4P) a.on_error = QUANT_ON_ERROR_PARTIAL; /* src read once */
         if (quant_choose_and_quantize(&src, &dst, r == R_Q_NV4 ? QUANT_NVFP4 : QUANT_MX, &a, &st, NULL) != QUANT_OK) abort();
     }
     }
@@ -154,7 +156,7 @@ void mx_section(int runs, const char *filter, const float *x, size_t nmax)
             }
             if (r == R_MX_F32 && dq_mx && q_mx) { c[2].gdq = dq_mx; have[2] = 1; q_mx(x, blocks, (int64_t)n); }
             if (r == R_NV_F32 && dq_nv && q_nv) { c[2].gdq = dq_nv; have[2] = 1; q_nv(x, blocks, (int64_t)n); }
-            if (r == R_Q_MX4 && q_mx) { c[2].gq = q_mx; have[2] = 1; }
+            if ((r == R_Q_MX4 || r == R_Q_MX4P) && q_mx) { c[2].gq = q_mx; have[2] = 1; }
             if (r == R_Q_NV4 && q_nv) { c[2].gq = q_nv; have[2] = 1; }
             for (w = 0; w < 3; ++w) {
                 double one, t0;
