@@ -83,12 +83,14 @@
                      QUANT_ERR_SCALES; a tensor_scale QUANT_ERR_ATTR).
    QUANT_NO_S16      leaves s16 tensors and zero points out (QUANT_ERR_DTYPE,
                      as zero points QUANT_ERR_ZPS).
+   QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
+                     encoders take about 1 KiB of stack.
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
-                     thirteen above, QUANT_NO_F8 to QUANT_NO_S16. Keep a
+                     fourteen above, QUANT_NO_F8 to QUANT_NO_BLOCKS. Keep a
                      feature by defining its QUANT_WITH_ macro as well:
                      QUANT_WITH_F8, _ROUNDINGS (onednn, onnx, torch), _4BIT,
                      _HALF, _GROUPS, _STATUS_TEXT (sentences), _PARSE,
-                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX, _S16.
+                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX, _S16, _BLOCKS.
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -389,7 +391,14 @@ typedef enum quant_dtype {
                               packed as s4 */
     QUANT_E8M0,            /* OCP MX scale: one byte c, the value 2^(c - 127); 0xFF is NaN (scales tensors only) */
     QUANT_S2, QUANT_U2,    /* 2-bit integers, four per byte, element 4k+j in bits 2j, 2j+1 of byte k */
-    QUANT_S16              /* int16 (TFLite's 16x8 activations): quantize, dequantize, zero points */
+    QUANT_S16,             /* int16 (TFLite's 16x8 activations): quantize, dequantize, zero points */
+    /* ggml's block formats (GGUF), byte for byte as ggml lays them out: each
+       block holds its own scales. A tensor of one has its last dim a
+       multiple of the block and quant_dtype_bytes bytes; see BLOCK FORMATS */
+    QUANT_Q4_0, QUANT_Q4_1, QUANT_Q5_0, QUANT_Q5_1, QUANT_Q8_0,            /* 32 a block */
+    QUANT_Q2_K, QUANT_Q3_K, QUANT_Q4_K, QUANT_Q5_K, QUANT_Q6_K, QUANT_Q8_K, /* 256 a block */
+    QUANT_IQ4_NL, QUANT_IQ4_XS,                                           /* 32; 256 */
+    QUANT_MXFP4, QUANT_NVFP4_BLOCK                                        /* 32; 64 */
 } quant_dtype;
 
 typedef struct quant_tensor {
@@ -519,6 +528,9 @@ QUANT_API void quant_nvfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, 
 /* Names and parsing. Strings are exact: no blanks, exact case. */
 QUANT_API const char  *quant_status_str(quant_status s);
 QUANT_API const char  *quant_dtype_name(quant_dtype t);
+/* The bytes n elements of t take (packed types 2 or 4 a byte, block types
+   whole blocks); 0 when n is negative, not whole blocks, or t no dtype. */
+QUANT_API size_t       quant_dtype_bytes(quant_dtype t, int64_t n);
 QUANT_API quant_status quant_dtype_from_name(const char *name, quant_dtype *out);
 QUANT_API quant_status quant_attrs_set(quant_attrs *a, const char *name, const char *value);
 QUANT_API const char  *quant_backend(void);
@@ -658,6 +670,9 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #  endif
 #  if !defined(QUANT_WITH_S16) && !defined(QUANT_NO_S16)
 #    define QUANT_NO_S16
+#  endif
+#  if !defined(QUANT_WITH_BLOCKS) && !defined(QUANT_NO_BLOCKS)
+#    define QUANT_NO_BLOCKS
 #  endif
 #endif
 
@@ -823,6 +838,11 @@ extern "C" {
 #  define QUANT__MX 0
 #else
 #  define QUANT__MX 1
+#endif
+#ifdef QUANT_NO_BLOCKS
+#  define QUANT__BLOCKS 0
+#else
+#  define QUANT__BLOCKS 1
 #endif
 #ifdef QUANT_NO_S16
 #  define QUANT__S16 0
@@ -4865,6 +4885,20 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 /*  >>ops  Validation and the op layer                                      */
 /* ======================================================================== */
 
+/* ggml's block formats: elements and bytes of a block, in dtype order */
+#if QUANT__BLOCKS
+static const unsigned short quant__blk_tab[15][2] = {
+    { 32, 18 }, { 32, 20 }, { 32, 22 }, { 32, 24 }, { 32, 34 },                   /* q4_0 q4_1 q5_0 q5_1 q8_0 */
+    { 256, 84 }, { 256, 110 }, { 256, 144 }, { 256, 176 }, { 256, 210 }, { 256, 292 }, /* q2_K .. q8_K */
+    { 32, 18 }, { 256, 136 }, { 32, 17 }, { 64, 36 }                              /* iq4_nl iq4_xs mxfp4 nvfp4 */
+};
+#  define quant__blk(t) ((unsigned)(t) - QUANT_Q4_0 < 15u ? (unsigned)quant__blk_tab[(unsigned)(t) - QUANT_Q4_0][0] : 0u)
+#  define quant__blk_bytes(t) ((unsigned)quant__blk_tab[(unsigned)(t) - QUANT_Q4_0][1])
+#else
+#  define quant__blk(t) 0u
+#  define quant__blk_bytes(t) 1u
+#endif
+
 /* bytes per element; 4-bit types count as 1 here (see quant__bytes) */
 QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
 {
@@ -4873,7 +4907,7 @@ QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
     case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2;
     case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4:
     case QUANT_F4_E2M1: case QUANT_E8M0: case QUANT_S2: case QUANT_U2: return 1;
-    default: return 0;
+    default: return quant__blk(t) ? 1u : 0u; /* blocks: byte-aligned */
     }
 }
 
@@ -4895,6 +4929,7 @@ QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 {
     const unsigned sh = quant__pk(t);
+    if (quant__blk(t)) return n / quant__blk(t) * quant__blk_bytes(t);
     return sh ? (n >> sh) + ((n & ((1u << sh) - 1u)) != 0) : n * quant__dtype_size(t);
 }
 
@@ -5016,7 +5051,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
     if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__pk(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
-        !(qdt == QUANT_S32 && !quantize))
+        !(qdt == QUANT_S32 && !quantize) && !quant__blk(qdt))
         return QUANT_ERR_DTYPE;
 #ifdef QUANT_NO_F8
     if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
@@ -5031,6 +5066,10 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
     for (i = 0; i < src->rank; ++i)
         if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if (quant__blk(qdt)) { /* whole blocks along the last dim, one op per tensor */
+        if (a->qtype != QUANT_PER_TENSOR) return QUANT_ERR_QTYPE;
+        if (src->rank == 0 || ((uint64_t)src->dims[src->rank - 1] & (quant__blk(qdt) - 1u))) return QUANT_ERR_SHAPE;
+    }
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
     if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
 
@@ -5074,6 +5113,7 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->dims = src->dims;
     p->group = a->group_shape;
     p->general = f->dtype != QUANT_F32 || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
+    if (quant__blk(qdt)) p->general = 2; /* quant__run_blocks */
     p->tscale = 0.0f; /* quant__check_scales sets it */
     *count = n;
     return QUANT_OK;
@@ -5322,6 +5362,8 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
     if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE; /* no strided path */
     (void)st;
 #else
+    if (quant__blk(plan->qdtype) && (quant__strided(src, a->src_strides) || quant__strided(dst, a->dst_strides)))
+        return QUANT_ERR_STRIDE; /* blocks are dense */
     if (quant__strided(src, a->src_strides)) {
         if ((st = quant__check_strides(src, a->src_strides, 0, n, &sbytes)) != QUANT_OK) return st;
         plan->strided |= 1;
@@ -5340,6 +5382,27 @@ QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_te
     return QUANT_OK;
 }
 
+#if QUANT__BLOCKS
+/* A block type's op takes no scales, zero points or tensor scale: each
+   block holds its own. */
+QUANT__NOINLINE quant_status quant__check_blocks(quant__plan *plan, const quant_attrs *a, int dynamic,
+                                                const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    if (dynamic ? scales_t != NULL : (a->scales != NULL || a->n_scales != 0)) return QUANT_ERR_SCALES;
+    if (dynamic ? zps_t != NULL : (a->zps != NULL || a->n_zps != 0)) return QUANT_ERR_ZPS;
+    if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR;
+    plan->sdtype = QUANT_F32;
+    plan->sraw = NULL;
+    plan->scales = NULL;
+    plan->n_scales = 0;
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
+    plan->tscale = 0.0f;
+    return QUANT_OK;
+}
+#endif
+
 /* what a NULL attrs stands for */
 static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
                                             QUANT_ON_ERROR_UNTOUCHED, NULL, NULL, 0.0f };
@@ -5354,21 +5417,866 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     size_t n;
     uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
     quant_status st;
+    unsigned blk;
 
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
-    if (dynamic && scales_t == NULL) return QUANT_ERR_NULL;
-    if ((st = quant__check_attrs(a, !dynamic)) != QUANT_OK) return st;
+    blk = quant__blk((quantize ? dst : src)->dtype);
+    if (dynamic && scales_t == NULL && !blk) return QUANT_ERR_NULL;
+    if ((st = quant__check_attrs(a, !dynamic && !blk)) != QUANT_OK) return st;
     if ((st = quant__check_tensors(src, dst, a, quantize, (unsigned)(quantize ? dst : src)->dtype, plan, &n, &channels)) != QUANT_OK)
         return st;
 
-    if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
-    if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
+#if QUANT__BLOCKS
+    if (blk) {
+        if ((st = quant__check_blocks(plan, a, dynamic, scales_t, zps_t)) != QUANT_OK) return st;
+    } else
+#endif
+    {
+        if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
+        if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
+    }
     if ((st = quant__check_memory(plan, src, dst, n, a)) != QUANT_OK) return st;
 
     plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
     if (QUANT__HALF && !quantize && dst->dtype == QUANT_BF16 && a->rounding == QUANT_ROUND_ONEDNN) plan->flags |= QUANT__F_BF16_FTZ;
     return QUANT_OK;
 }
+
+#if QUANT__BLOCKS
+/* ---- >>blocks: ggml's block formats ------------------------------------ */
+
+/* Every formula below is ggml's (ggml-quants.c of ggml 0.25.1), operation
+   for operation in f32, because bit-for-bit agreement with its files is
+   the point: products pass through quant__gm so that no compiler fuses
+   them with a later sum, and conversions that C leaves undefined are
+   written as x86 performs them, which is what ggml's x86 builds give. */
+
+/* a product that is never fused into an FMA */
+QUANT__INLINE float quant__gm(float a, float b)
+{
+    float p = a * b;
+    QUANT__FENCE(p);
+    return p;
+}
+
+/* ggml's nearest_int: round to nearest even by adding 1.5 * 2^23 and
+   reading the low mantissa bits (for |v| >= 2^22 those bits are what
+   ggml reads too) */
+QUANT__INLINE int quant__gn(float v) { return (int)(quant__bits(v + 12582912.0f) & 0x7FFFFFu) - 0x400000; }
+
+/* (int)v as x86's cvttss2si computes it: NaN and values out of range give
+   INT32_MIN; narrower integer types then keep the low bits */
+QUANT__INLINE int32_t quant__gt(float v) { return v > -2147483648.0f && v < 2147483648.0f ? (int32_t)v : INT32_MIN; }
+QUANT__INLINE int quant__s8wrap(int v) { return (int)(v & 0xFF) - ((v & 0x80) << 1); }
+
+QUANT__INLINE float quant__gh(const uint8_t *b) { return quant__f16_to_f32((uint16_t)(b[0] | b[1] << 8)); }
+QUANT__INLINE void quant__gh_put(uint8_t *b, float v)
+{
+    const uint16_t h = quant__f32_to_f16(v); /* ggml's rounding too: nearest even, NaN 0x7E00 */
+    b[0] = (uint8_t)h;
+    b[1] = (uint8_t)(h >> 8);
+}
+QUANT__INLINE float quant__gabs(float v) { return quant__float(quant__bits(v) & 0x7FFFFFFFu); }
+
+/* e2m1 values doubled (MXFP4, NVFP4) and IQ4_NL's 16 levels */
+static const signed char quant__kv_fp4[16] = { 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12 };
+static const signed char quant__kv_iq4[16] = { -127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113 };
+
+/* half an e8m0 scale, 2^(e - 128) (ggml's e8m0_to_fp32_half; 255 gives 2^127) */
+QUANT__INLINE float quant__e8m0_half(unsigned e) { return quant__float(e < 2 ? 0x00200000u << e : (e - 1u) << 23); }
+/* half a UE4M3 scale: 0x00 and 0x7F are 0, the sign bit is ignored */
+QUANT__PRIVATE float quant__ue4m3_half(unsigned c)
+{
+    const unsigned e = (c >> 3) & 15u, m = c & 7u;
+    if (c == 0 || c == 0x7Fu) return 0.0f;
+    return e == 0 ? (float)m * quant__float(0x3A800000u) /* 2^-10 */
+                  : (float)(8u + m) * quant__float((e + 116u) << 23); /* 2^(e-11) */
+}
+
+/* the 6-bit scale j and min of Q4_K and Q5_K's 12 packed bytes */
+QUANT__INLINE void quant__k4_scale(const uint8_t *q, int j, unsigned *sc, unsigned *m)
+{
+    if (j < 4) {
+        *sc = q[j] & 63u;
+        *m = q[j + 4] & 63u;
+    } else {
+        *sc = (q[j + 4] & 15u) | ((unsigned)(q[j - 4] >> 6) << 4);
+        *m = (unsigned)(q[j + 4] >> 4) | ((unsigned)(q[j] >> 6) << 4);
+    }
+}
+/* the signed 6-bit scale j of Q3_K's 12 packed bytes */
+QUANT__INLINE int quant__k3_scale(const uint8_t *q, int j)
+{
+    const unsigned lo = j < 8 ? q[j] & 15u : (unsigned)q[j - 8] >> 4;
+    return (int)(lo | (((unsigned)q[8 + j % 4] >> (2 * (j / 4)) & 3u) << 4)) - 32;
+}
+
+/* One block of type t decoded into y, as ggml's dequantize_row_* */
+QUANT__NOINLINE void quant__blk_decode(unsigned t, const uint8_t *b, float *y)
+{
+    int j, l, n;
+    float d, m;
+    uint32_t qh;
+    switch (t) {
+    case QUANT_Q4_0: case QUANT_Q4_1: case QUANT_Q5_0: case QUANT_Q5_1: {
+        const int has_m = t == QUANT_Q4_1 || t == QUANT_Q5_1, five = t >= QUANT_Q5_0;
+        const uint8_t *qs = b + 2 + 2 * has_m + 4 * five;
+        const int off = has_m ? 0 : five ? 16 : 8;
+        d = quant__gh(b);
+        m = has_m ? quant__gh(b + 2) : 0.0f;
+        qh = five ? quant__ld4(b + 2 + 2 * has_m) : 0;
+        for (j = 0; j < 16; ++j) {
+            const int x0 = (int)((qs[j] & 15u) | ((qh >> j) << 4 & 16u)) - off;
+            const int x1 = (int)((qs[j] >> 4) | ((qh >> (j + 12)) & 16u)) - off;
+            y[j] = has_m ? quant__gm((float)x0, d) + m : (float)x0 * d;
+            y[j + 16] = has_m ? quant__gm((float)x1, d) + m : (float)x1 * d;
+        }
+        return;
+    }
+    case QUANT_Q8_0:
+        d = quant__gh(b);
+        for (j = 0; j < 32; ++j) y[j] = (float)(int8_t)b[2 + j] * d;
+        return;
+    case QUANT_IQ4_NL:
+        d = quant__gh(b);
+        for (j = 0; j < 16; ++j) {
+            y[j] = d * (float)quant__kv_iq4[b[2 + j] & 15];
+            y[j + 16] = d * (float)quant__kv_iq4[b[2 + j] >> 4];
+        }
+        return;
+    case QUANT_MXFP4:
+        d = quant__e8m0_half(b[0]);
+        for (j = 0; j < 16; ++j) {
+            y[j] = (float)quant__kv_fp4[b[1 + j] & 15] * d;
+            y[j + 16] = (float)quant__kv_fp4[b[1 + j] >> 4] * d;
+        }
+        return;
+    case QUANT_NVFP4_BLOCK:
+        for (n = 0; n < 4; ++n, y += 16) {
+            d = quant__ue4m3_half(b[n]);
+            for (j = 0; j < 8; ++j) {
+                y[j] = (float)quant__kv_fp4[b[4 + 8 * n + j] & 15] * d;
+                y[j + 8] = (float)quant__kv_fp4[b[4 + 8 * n + j] >> 4] * d;
+            }
+        }
+        return;
+    case QUANT_Q2_K: case QUANT_Q3_K: {
+        /* four 2-bit planes of 32 bytes per 128 elements; Q2_K subtracts a
+           scaled min, Q3_K takes 4 unless the element's hmask bit is set */
+        const int k2 = t == QUANT_Q2_K;
+        const uint8_t *q = b + (k2 ? 16 : 32), *hm = b;
+        unsigned bit = 1;
+        d = quant__gh(b + (k2 ? 80 : 108));
+        m = k2 ? quant__gh(b + 82) : 0.0f;
+        for (n = 0; n < 2; ++n, q += 32)
+            for (j = 0; j < 8; ++j) {
+                const int is = 8 * n + j, sh = 2 * (j >> 1), h = 16 * (j & 1);
+                if (k2) {
+                    const float dl = d * (float)(b[is] & 15u), ml = m * (float)(b[is] >> 4);
+                    for (l = 0; l < 16; ++l) *y++ = quant__gm(dl, (float)(q[l + h] >> sh & 3u)) - ml;
+                } else {
+                    const float dl = d * (float)quant__k3_scale(b + 96, is);
+                    for (l = 0; l < 16; ++l) *y++ = dl * (float)((int)(q[l + h] >> sh & 3u) - (hm[l + h] & bit ? 0 : 4));
+                    if (j & 1) bit <<= 1;
+                }
+            }
+        return;
+    }
+    case QUANT_Q4_K: case QUANT_Q5_K: {
+        const int k5 = t == QUANT_Q5_K;
+        const uint8_t *q = b + (k5 ? 48 : 16), *qh8 = b + 16;
+        d = quant__gh(b);
+        m = quant__gh(b + 2);
+        for (n = 0; n < 8; ++n) {
+            unsigned sc, mn;
+            float dl, ml;
+            quant__k4_scale(b + 4, n, &sc, &mn);
+            dl = d * (float)sc;
+            ml = m * (float)mn;
+            for (l = 0; l < 32; ++l) {
+                const unsigned v = (n & 1 ? q[l] >> 4 : q[l] & 15u) + (k5 && (qh8[l] >> n & 1u) ? 16u : 0u);
+                *y++ = quant__gm(dl, (float)v) - ml;
+            }
+            if (n & 1) q += 32;
+        }
+        return;
+    }
+    case QUANT_Q6_K: {
+        const uint8_t *ql = b, *qh8 = b + 128;
+        const int8_t *sc = (const int8_t *)(b + 192);
+        d = quant__gh(b + 208);
+        for (n = 0; n < 2; ++n, y += 128, ql += 64, qh8 += 32, sc += 8)
+            for (l = 0; l < 32; ++l)
+                for (j = 0; j < 4; ++j) {
+                    const unsigned lo = (j & 2 ? ql[l + 32 * (j & 1)] >> 4 : ql[l + 32 * (j & 1)] & 15u);
+                    const int q = (int)(lo | (unsigned)(qh8[l] >> (2 * j) & 3u) << 4) - 32;
+                    y[l + 32 * j] = d * (float)sc[l / 16 + 2 * j] * (float)q;
+                }
+        return;
+    }
+    case QUANT_Q8_K:
+        d = quant__float(quant__ld4(b));
+        for (j = 0; j < 256; ++j) y[j] = d * (float)(int8_t)b[4 + j];
+        return;
+    case QUANT_IQ4_XS: {
+        const unsigned sh = (unsigned)(b[2] | b[3] << 8);
+        d = quant__gh(b);
+        for (n = 0; n < 8; ++n, y += 32) {
+            const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
+            const float dl = d * (float)(ls - 32);
+            const uint8_t *qs = b + 8 + 16 * n;
+            for (j = 0; j < 16; ++j) {
+                y[j] = dl * (float)quant__kv_iq4[qs[j] & 15];
+                y[j + 16] = dl * (float)quant__kv_iq4[qs[j] >> 4];
+            }
+        }
+        return;
+    }
+    default: return;
+    }
+}
+
+/* ggml's best_index_int8: the nearest of 16 ascending levels, by
+   bisection; a tie goes to the upper one */
+QUANT__PRIVATE int quant__iq4_index(float x)
+{
+    const signed char *v = quant__kv_iq4;
+    int lo = 0, hi = 15;
+    if (x <= (float)v[0]) return 0;
+    if (x >= (float)v[15]) return 15;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (x < (float)v[mid]) hi = mid;
+        else lo = mid;
+    }
+    return x - (float)v[hi - 1] < (float)v[hi] - x ? hi - 1 : hi;
+}
+
+/* ggml's best_index_mxfp4: the first of the 16 codes with the least
+   |kv * d - x| (ties go toward zero, and to +0) */
+QUANT__PRIVATE unsigned quant__fp4_index(float x, float d)
+{
+    unsigned i, best = 0;
+    float err = quant__gabs(quant__gm((float)quant__kv_fp4[0], d) - x);
+    for (i = 1; i < 16; ++i) {
+        const float e = quant__gabs(quant__gm((float)quant__kv_fp4[i], d) - x);
+        if (e < err) { best = i; err = e; }
+    }
+    return best;
+}
+
+/* floor(log2f(a)) for a > 0 as glibc's log2f gives it: a's exponent e,
+   or e + 1 = k when a lies so close below 2^k that log2f rounds up to k.
+   That happens within ln2 * 2^B ulps of 2^k, B the binade of the results
+   just below k, and 2^(k+125) times as many below 2^-126, where an ulp
+   of a is relatively coarser (checked against glibc 2.36 on every
+   positive float: tests/test_ggml.c). */
+QUANT__PRIVATE int quant__glog2(float a)
+{
+    static const unsigned char below[8] = { 0, 1, 2, 5, 11, 22, 44, 88 }; /* floor(ln2 * 2^B) */
+    const uint32_t u = quant__bits(a);
+    int e = (int)(u >> 23) - 127, k, mag, bin = -1;
+    uint32_t room;
+    if (e == -127) { /* subnormal: its leading bit */
+        int lead = 22;
+        while (!(u >> lead & 1u)) --lead;
+        e = lead - 149;
+    }
+    k = e + 1;
+    for (mag = k > 0 ? k - 1 : -k; mag; mag >>= 1) ++bin;
+    if (bin < 0) return e;
+    room = below[bin];
+    if (k < -125) room >>= -125 - k;
+    return (k >= -126 ? (uint32_t)(k + 127) << 23 : 1u << (k + 149)) - u <= room ? k : e;
+}
+
+/* sqrtf, correctly rounded, for x >= 0 (or NaN): the integer root of the
+   mantissa widened to 50 bits gives 25 bits, the last one the rounding
+   bit, the remainder the sticky bit */
+QUANT__PRIVATE float quant__sqrt(float x)
+{
+    const uint32_t u = quant__bits(x);
+    uint32_t m = u & 0x7FFFFFu, q;
+    uint64_t M, r = 0, bit;
+    int e = (int)(u >> 23), sh;
+    if ((u & 0x7FFFFFFFu) == 0 || u >= 0x7F800000u) return x; /* +-0, +Inf, NaN */
+    if (e == 0) {
+        while (!(m & 0x800000u)) { m <<= 1; --e; }
+        ++e;
+    } else m |= 0x800000u;
+    /* x = m 2^(e-150); M = m 2^sh in [2^48, 2^50) with e - 150 - sh even */
+    sh = ((e - 150) & 1) ? 25 : 26;
+    M = (uint64_t)m << sh;
+    for (bit = (uint64_t)1 << 48; bit; bit >>= 2) {
+        if (M >= r + bit) { M -= r + bit; r = (r >> 1) + bit; }
+        else r >>= 1;
+    }
+    q = (uint32_t)(r >> 1) + (uint32_t)((r & 1u) && (M != 0 || (r >> 1 & 1u)));
+    return quant__float(((uint32_t)((e - 150 - sh) / 2 + 151) << 23) + q - 0x800000u);
+}
+
+/* ggml's fp32_to_ue4m3: the mantissa rounded half up, 448 and above 0x7E,
+   below 2^-6 steps of 2^-9 rounded half up */
+QUANT__PRIVATE unsigned quant__ue4m3_code(float x)
+{
+    uint32_t u;
+    int e, m;
+    if (!(x > 0.0f)) return 0;
+    if (x > 448.0f) x = 448.0f;
+    u = quant__bits(x);
+    e = (int)(u >> 23 & 0xFFu) - 120;
+    m = (int)(u >> 20 & 7u);
+    if (e <= 0) {
+        const int s = quant__gt(quant__gm(x, 512.0f) + 0.5f);
+        return s > 7 ? 7u : s < 1 ? 0u : (unsigned)s;
+    }
+    if (e >= 15) return 0x7Eu;
+    m += (int)(u >> 19 & 1u);
+    if (m > 7) {
+        m = 0;
+        if (++e >= 15) return 0x7Eu;
+    }
+    return (unsigned)(e << 3 | m);
+}
+
+/* ggml's make_qkx2_quants: levels 0 .. nmax of x - min with min <= 0,
+   weighted; a search over nstep + 1 scales keeps the one with the least
+   weighted error (|e| when mad, else e^2). Returns the scale, *mn the
+   negated min. */
+QUANT__NOINLINE float quant__k_minmax(int n, int nmax, const float *x, const float *w, uint8_t *L, float *mn,
+                                      float rmin, float rdelta, int nstep, int mad)
+{
+    uint8_t aux[32];
+    float lo = x[0], hi = x[0], sw = w[0], sx = quant__gm(w[0], x[0]), is, scale, best = 0.0f;
+    int i, s;
+    for (i = 1; i < n; ++i) {
+        if (x[i] < lo) lo = x[i];
+        if (x[i] > hi) hi = x[i];
+        sw += w[i];
+        sx += quant__gm(w[i], x[i]);
+    }
+    if (lo > 0) lo = 0;
+    if (hi == lo) {
+        for (i = 0; i < n; ++i) L[i] = 0;
+        *mn = -lo;
+        return 0.0f;
+    }
+    is = (float)nmax / (hi - lo);
+    scale = 1 / is;
+    for (i = 0; i < n; ++i) {
+        const int l = quant__gn(quant__gm(is, x[i] - lo));
+        float e;
+        L[i] = (uint8_t)(l < 0 ? 0 : l > nmax ? nmax : l);
+        e = quant__gm(scale, (float)L[i]) + lo - x[i];
+        e = mad ? quant__gabs(e) : quant__gm(e, e);
+        best += quant__gm(w[i], e);
+    }
+    for (s = 0; s <= nstep; ++s) {
+        float sl = 0, sl2 = 0, sxl = 0, D;
+        is = (rmin + quant__gm(rdelta, (float)s) + (float)nmax) / (hi - lo);
+        for (i = 0; i < n; ++i) {
+            int l = quant__gn(quant__gm(is, x[i] - lo));
+            l = l < 0 ? 0 : l > nmax ? nmax : l;
+            aux[i] = (uint8_t)l;
+            sl += quant__gm(w[i], (float)l);
+            sl2 += quant__gm(quant__gm(w[i], (float)l), (float)l);
+            sxl += quant__gm(quant__gm(w[i], (float)l), x[i]);
+        }
+        D = quant__gm(sw, sl2) - quant__gm(sl, sl);
+        if (D > 0) {
+            float ts = (quant__gm(sw, sxl) - quant__gm(sx, sl)) / D, tm = (quant__gm(sl2, sx) - quant__gm(sl, sxl)) / D, err = 0;
+            if (tm > 0) {
+                tm = 0;
+                ts = sxl / sl2;
+            }
+            for (i = 0; i < n; ++i) {
+                float e = quant__gm(ts, (float)aux[i]) + tm - x[i];
+                e = mad ? quant__gabs(e) : quant__gm(e, e);
+                err += quant__gm(w[i], e);
+            }
+            if (err < best) {
+                for (i = 0; i < n; ++i) L[i] = aux[i];
+                best = err;
+                scale = ts;
+                lo = tm;
+            }
+        }
+    }
+    *mn = -lo;
+    return scale;
+}
+
+/* the largest |x| of n, and the first x with it */
+QUANT__INLINE float quant__amax(const float *x, int n, float *at)
+{
+    float a = 0, m = 0;
+    int i;
+    for (i = 0; i < n; ++i)
+        if (quant__gabs(x[i]) > a) { a = quant__gabs(x[i]); m = x[i]; }
+    *at = m;
+    return a;
+}
+
+/* ggml's make_qx_quants with rmse_type 1 (weights x^2), as Q6_K calls
+   it: levels -nmax .. nmax-1, stored + nmax; 18 scales around -nmax/max
+   tried. Returns the scale. */
+QUANT__NOINLINE float quant__k_sym(int n, int nmax, const float *x, int8_t *L)
+{
+    float mx, is, slx = 0, sl2 = 0, scale, best;
+    int i, s;
+    if (quant__amax(x, n, &mx) < 1e-15f) {
+        for (i = 0; i < n; ++i) L[i] = 0;
+        return 0.0f;
+    }
+    for (s = 0; s <= 18; ++s) {
+        const int step = s == 0 ? 0 : s <= 9 ? s - 10 : s - 9; /* 0, then -9 .. -1, 1 .. 9 */
+        slx = sl2 = 0;
+        is = -((float)nmax + quant__gm(0.1f, (float)step)) / mx;
+        if (step == 0) is = (float)-nmax / mx;
+        for (i = 0; i < n; ++i) {
+            int l = quant__gn(quant__gm(is, x[i]));
+            const float w = quant__gm(x[i], x[i]);
+            l = l < -nmax ? -nmax : l > nmax - 1 ? nmax - 1 : l;
+            if (step == 0) L[i] = (int8_t)(l + nmax);
+            slx += quant__gm(quant__gm(w, x[i]), (float)l);
+            sl2 += quant__gm(quant__gm(w, (float)l), (float)l);
+        }
+        if (step == 0) {
+            scale = sl2 != 0 ? slx / sl2 : 0.0f;
+            best = quant__gm(scale, slx);
+        } else if (sl2 > 0 && quant__gm(slx, slx) > quant__gm(best, sl2)) {
+            for (i = 0; i < n; ++i) {
+                const int l = quant__gn(quant__gm(is, x[i]));
+                L[i] = (int8_t)(nmax + (l < -nmax ? -nmax : l > nmax - 1 ? nmax - 1 : l));
+            }
+            scale = slx / sl2;
+            best = quant__gm(scale, slx);
+        }
+    }
+    return scale;
+}
+
+/* ggml's make_q3_quants with do_rmse (Q3_K): levels -4 .. 3 by
+   -nmax/max, then up to five passes that move single levels while that
+   raises sumlx^2 / suml2. Returns the scale; L gets levels + nmax. */
+QUANT__NOINLINE float quant__k3_sym(int n, int nmax, const float *x, int8_t *L)
+{
+    float mx, is, slx = 0, sl2 = 0;
+    int i, t;
+    if (quant__amax(x, n, &mx) < 1e-15f) {
+        for (i = 0; i < n; ++i) L[i] = 0;
+        return 0.0f;
+    }
+    is = (float)-nmax / mx;
+    for (i = 0; i < n; ++i) {
+        int l = quant__gn(quant__gm(is, x[i]));
+        const float w = quant__gm(x[i], x[i]);
+        l = l < -nmax ? -nmax : l > nmax - 1 ? nmax - 1 : l;
+        L[i] = (int8_t)l;
+        slx += quant__gm(quant__gm(w, x[i]), (float)l);
+        sl2 += quant__gm(quant__gm(w, (float)l), (float)l);
+    }
+    for (t = 0; t < 5; ++t) {
+        int changed = 0;
+        for (i = 0; i < n; ++i) {
+            const float w = quant__gm(x[i], x[i]);
+            float s1 = slx - quant__gm(quant__gm(w, x[i]), (float)L[i]);
+            if (s1 > 0) {
+                float s2 = sl2 - quant__gm(quant__gm(w, (float)L[i]), (float)L[i]);
+                int l = quant__gn(quant__gm(x[i], s2) / s1);
+                l = l < -nmax ? -nmax : l > nmax - 1 ? nmax - 1 : l;
+                if (l != L[i]) {
+                    s1 += quant__gm(quant__gm(w, x[i]), (float)l);
+                    s2 += quant__gm(quant__gm(w, (float)l), (float)l);
+                    if (s2 > 0 && quant__gm(quant__gm(s1, s1), sl2) > quant__gm(quant__gm(slx, slx), s2)) {
+                        L[i] = (int8_t)l;
+                        slx = s1;
+                        sl2 = s2;
+                        ++changed;
+                    }
+                }
+            }
+        }
+        if (!changed) break;
+    }
+    for (i = 0; i < n; ++i) L[i] = (int8_t)(L[i] + nmax);
+    return sl2 > 0.0f ? slx / sl2 : 0.0f;
+}
+
+/* four 2-bit planes: byte l of each 32 holds elements l, l+32, l+64, l+96 */
+QUANT__INLINE void quant__pack2(const uint8_t *L, uint8_t *q)
+{
+    int j, l;
+    for (j = 0; j < 256; j += 128)
+        for (l = 0; l < 32; ++l)
+            q[j / 4 + l] = (uint8_t)(L[j + l] | L[j + l + 32] << 2 | L[j + l + 64] << 4 | L[j + l + 96] << 6);
+}
+
+/* ggml's quantize_row_iq4_nl_impl without weights and with ntry 7, as
+   ggml_quantize_chunk runs it for IQ4_NL (one group of 32) and IQ4_XS
+   (8 groups under 6-bit scales) */
+QUANT__NOINLINE void quant__iq4_block(const float *x, uint8_t *b, int xs)
+{
+    float sc[8], maxs = 0, amaxs = 0;
+    uint8_t L[256];
+    const int ng = xs ? 8 : 1;
+    int g, j, t;
+    for (g = 0; g < ng; ++g) {
+        const float *xb = x + 32 * g;
+        float mx, d, id, sqx = 0, sq2 = 0, best;
+        if (quant__amax(xb, 32, &mx) < 1e-15f) {
+            sc[g] = 0;
+            for (j = 0; j < 32; ++j) L[32 * g + j] = 0;
+            continue;
+        }
+        d = -mx / -127.0f;
+        id = 1 / d;
+        for (j = 0; j < 32; ++j) {
+            const int l = quant__iq4_index(quant__gm(id, xb[j]));
+            const float q = (float)quant__kv_iq4[l], w = quant__gm(xb[j], xb[j]);
+            L[32 * g + j] = (uint8_t)l;
+            sqx += quant__gm(quant__gm(w, q), xb[j]);
+            sq2 += quant__gm(quant__gm(w, q), q);
+        }
+        d = sq2 > 0 ? sqx / sq2 : 0.0f;
+        best = quant__gm(d, sqx);
+        for (t = -7; t <= 7; ++t) {
+            id = (float)(t - 127) / mx;
+            sqx = sq2 = 0;
+            for (j = 0; j < 32; ++j) {
+                const float q = (float)quant__kv_iq4[quant__iq4_index(quant__gm(id, xb[j]))], w = quant__gm(xb[j], xb[j]);
+                sqx += quant__gm(quant__gm(w, q), xb[j]);
+                sq2 += quant__gm(quant__gm(w, q), q);
+            }
+            if (sq2 > 0 && quant__gm(sqx, sqx) > quant__gm(best, sq2)) {
+                d = sqx / sq2;
+                best = quant__gm(d, sqx);
+            }
+        }
+        sc[g] = d;
+        if (quant__gabs(d) > amaxs) { amaxs = quant__gabs(d); maxs = d; }
+    }
+    if (xs) {
+        const float d = -maxs / 32, id = d != 0 ? 1 / d : 0.0f;
+        unsigned sh = 0;
+        quant__gh_put(b, d);
+        for (g = 0; g < 8; ++g) {
+            int l = quant__gn(quant__gm(id, sc[g]));
+            float dl, idl;
+            l = l < -32 ? -32 : l > 31 ? 31 : l;
+            dl = d * (float)l;
+            idl = dl != 0 ? 1 / dl : 0.0f;
+            for (j = 0; j < 32; ++j) L[32 * g + j] = (uint8_t)quant__iq4_index(quant__gm(idl, x[32 * g + j]));
+            l += 32;
+            if (g % 2 == 0) b[4 + g / 2] = (uint8_t)(l & 15);
+            else b[4 + g / 2] |= (uint8_t)((l & 15) << 4);
+            sh |= (unsigned)(l >> 4) << 2 * g;
+        }
+        b[2] = (uint8_t)sh;
+        b[3] = (uint8_t)(sh >> 8);
+        b += 8;
+    } else {
+        const float id = sc[0] != 0 ? 1 / sc[0] : 0.0f;
+        quant__gh_put(b, sc[0]);
+        for (j = 0; j < 32; ++j) L[j] = (uint8_t)quant__iq4_index(quant__gm(id, x[j]));
+        b += 2;
+    }
+    for (g = 0; g < ng; ++g)
+        for (j = 0; j < 16; ++j) b[16 * g + j] = (uint8_t)(L[32 * g + j] | L[32 * g + 16 + j] << 4);
+}
+
+/* Q2_K .. Q5_K: ggml's quantize_row_q{2,4,5}_K_ref, Q3_K's and Q6_K's */
+QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
+{
+    float sc[16], mn[16], w[32], maxs = 0, maxm = 0, d, dm;
+    uint8_t L[256];
+    int j, l;
+    if (t == QUANT_Q2_K || t == QUANT_Q4_K || t == QUANT_Q5_K) {
+        /* Q2_K: 16 groups of 16, levels 0..3, weights |x|, 4-bit scales
+           and mins; Q4_K/Q5_K: 8 of 32, 0..15 or 0..31, weights
+           rms + |x|, 6-bit scales and mins */
+        const int k2 = t == QUANT_Q2_K, gs = k2 ? 16 : 32, ng = 256 / gs, nmax = k2 ? 3 : t == QUANT_Q4_K ? 15 : 31;
+        const float top = k2 ? 15.0f : 63.0f;
+        uint8_t *scb = k2 ? b : b + 4;
+        for (j = 0; j < ng; ++j) {
+            const float *xg = x + gs * j;
+            if (k2) {
+                for (l = 0; l < 16; ++l) w[l] = quant__gabs(xg[l]);
+                sc[j] = quant__k_minmax(16, 3, xg, w, L + 16 * j, &mn[j], -0.5f, 0.1f, 15, 1);
+            } else {
+                float s2 = 0, av;
+                for (l = 0; l < 32; ++l) s2 += quant__gm(xg[l], xg[l]);
+                av = quant__sqrt(s2 / 32);
+                for (l = 0; l < 32; ++l) w[l] = av + quant__gabs(xg[l]);
+                sc[j] = quant__k_minmax(32, nmax, xg, w, L + 32 * j, &mn[j], t == QUANT_Q4_K ? -1.0f : -0.5f, 0.1f,
+                                        t == QUANT_Q4_K ? 20 : 15, 0);
+            }
+            if (sc[j] > maxs) maxs = sc[j];
+            if (mn[j] > maxm) maxm = mn[j];
+        }
+        if (k2) {
+            const float is = maxs > 0 ? top / maxs : 0.0f, im = maxm > 0 ? top / maxm : 0.0f;
+            for (j = 0; j < 16; ++j) {
+                scb[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
+                if (maxm > 0) scb[j] |= (uint8_t)(quant__gn(quant__gm(im, mn[j])) << 4);
+            }
+            quant__gh_put(b + 80, maxs > 0 ? maxs / top : 0.0f);
+            quant__gh_put(b + 82, maxm > 0 ? maxm / top : 0.0f);
+        } else {
+            const float is = maxs > 0 ? top / maxs : 0.0f, im = maxm > 0 ? top / maxm : 0.0f;
+            for (j = 0; j < 8; ++j) {
+                unsigned ls = (uint8_t)quant__gn(quant__gm(is, sc[j])), lm = (uint8_t)quant__gn(quant__gm(im, mn[j]));
+                ls = ls < 63 ? ls : 63;
+                lm = lm < 63 ? lm : 63;
+                if (j < 4) {
+                    scb[j] = (uint8_t)ls;
+                    scb[j + 4] = (uint8_t)lm;
+                } else {
+                    scb[j + 4] = (uint8_t)((ls & 15u) | (lm & 15u) << 4);
+                    scb[j - 4] |= (uint8_t)((ls >> 4) << 6);
+                    scb[j] |= (uint8_t)((lm >> 4) << 6);
+                }
+            }
+            quant__gh_put(b, maxs / 63.0f);
+            quant__gh_put(b + 2, maxm / 63.0f);
+        }
+        /* the levels again, with the scales as stored */
+        for (j = 0; j < ng; ++j) {
+            unsigned s, m;
+            if (k2) { s = scb[j] & 15u; m = scb[j] >> 4; }
+            else quant__k4_scale(scb, j, &s, &m);
+            d = quant__gh(b + (k2 ? 80 : 0)) * (float)s;
+            if (d == 0) continue;
+            dm = quant__gh(b + (k2 ? 82 : 2)) * (float)m;
+            for (l = 0; l < gs; ++l) {
+                const int q = quant__gn((x[gs * j + l] + dm) / d);
+                L[gs * j + l] = (uint8_t)(q < 0 ? 0 : q > nmax ? nmax : q);
+            }
+        }
+        if (k2) quant__pack2(L, b + 16);
+        else if (t == QUANT_Q4_K)
+            for (j = 0; j < 256; j += 64)
+                for (l = 0; l < 32; ++l) b[16 + j / 2 + l] = (uint8_t)(L[j + l] | L[j + l + 32] << 4);
+        else {
+            for (l = 0; l < 32; ++l) b[16 + l] = 0;
+            for (j = 0; j < 4; ++j)
+                for (l = 0; l < 32; ++l) {
+                    unsigned l1 = L[64 * j + l], l2 = L[64 * j + l + 32];
+                    if (l1 > 15) { l1 -= 16; b[16 + l] |= (uint8_t)(1u << 2 * j); }
+                    if (l2 > 15) { l2 -= 16; b[16 + l] |= (uint8_t)(2u << 2 * j); }
+                    b[48 + 32 * j + l] = (uint8_t)(l1 | l2 << 4);
+                }
+        }
+        return;
+    }
+    if (t == QUANT_Q3_K) {
+        int8_t *S = (int8_t *)L;
+        float amax = 0;
+        for (j = 0; j < 16; ++j) {
+            sc[j] = quant__k3_sym(16, 4, x + 16 * j, S + 16 * j);
+            if (quant__gabs(sc[j]) > amax) { amax = quant__gabs(sc[j]); maxs = sc[j]; }
+        }
+        for (j = 0; j < 12; ++j) b[96 + j] = 0;
+        if (maxs != 0) {
+            const float is = -32.0f / maxs;
+            for (j = 0; j < 16; ++j) {
+                int q = quant__s8wrap(quant__gn(quant__gm(is, sc[j])));
+                q = (q < -32 ? -32 : q > 31 ? 31 : q) + 32;
+                if (j < 8) b[96 + j] = (uint8_t)(q & 15);
+                else b[96 + j - 8] |= (uint8_t)((q & 15) << 4);
+                b[96 + 8 + j % 4] |= (uint8_t)((q >> 4) << 2 * (j / 4));
+            }
+            quant__gh_put(b + 108, 1 / is);
+        } else quant__gh_put(b + 108, 0.0f);
+        for (j = 0; j < 16; ++j) {
+            d = quant__gh(b + 108) * (float)quant__k3_scale(b + 96, j);
+            if (d == 0) continue;
+            for (l = 0; l < 16; ++l) {
+                const int q = quant__gn(x[16 * j + l] / d);
+                S[16 * j + l] = (int8_t)((q < -4 ? -4 : q > 3 ? 3 : q) + 4);
+            }
+        }
+        for (j = 0; j < 32; ++j) b[j] = 0;
+        for (j = 0; j < 256; ++j)
+            if (S[j] > 3) {
+                b[j % 32] |= (uint8_t)(1u << j / 32);
+                S[j] = (int8_t)(S[j] - 4);
+            }
+        quant__pack2(L, b + 32);
+        return;
+    }
+    if (t == QUANT_Q6_K) {
+        int8_t *S = (int8_t *)L;
+        float amax = 0, is;
+        for (j = 0; j < 16; ++j) {
+            sc[j] = quant__k_sym(16, 32, x + 16 * j, S + 16 * j);
+            if (quant__gabs(sc[j]) > amax) { amax = quant__gabs(sc[j]); maxs = sc[j]; }
+        }
+        for (j = 0; j < 210; ++j) b[j] = 0;
+        if (amax < 1e-15f) return; /* d too: f16 +0 */
+        is = -128.0f / maxs;
+        quant__gh_put(b + 208, 1 / is);
+        for (j = 0; j < 16; ++j) {
+            const int q = quant__gn(quant__gm(is, sc[j]));
+            b[192 + j] = (uint8_t)(q < 127 ? q : 127);
+        }
+        for (j = 0; j < 16; ++j) {
+            d = quant__gh(b + 208) * (float)(int8_t)b[192 + j];
+            if (d == 0) continue;
+            for (l = 0; l < 16; ++l) {
+                const int q = quant__gn(x[16 * j + l] / d);
+                S[16 * j + l] = (int8_t)((q < -32 ? -32 : q > 31 ? 31 : q) + 32);
+            }
+        }
+        for (j = 0; j < 256; j += 128)
+            for (l = 0; l < 32; ++l) {
+                const unsigned a = L[j + l], c = L[j + l + 32], e = L[j + l + 64], f = L[j + l + 96];
+                b[j / 2 + l] = (uint8_t)((a & 15u) | (e & 15u) << 4);
+                b[j / 2 + l + 32] = (uint8_t)((c & 15u) | (f & 15u) << 4);
+                b[128 + j / 4 + l] = (uint8_t)(a >> 4 | (c >> 4) << 2 | (e >> 4) << 4 | (f >> 4) << 6);
+            }
+    }
+}
+
+/* ggml's roundf (halves away from zero) for |v| < 2^23; larger values are
+   integers already */
+QUANT__INLINE float quant__roundf(float v)
+{
+    float t;
+    if (!(quant__gabs(v) < 8388608.0f)) return v;
+    t = (float)(int32_t)v;
+    if (quant__gabs(v - t) >= 0.5f) t += v < 0 ? -1.0f : 1.0f;
+    return t;
+}
+
+/* One block of type t encoded from x, as ggml_quantize_chunk writes it */
+QUANT__NOINLINE void quant__blk_encode(unsigned t, const float *x, uint8_t *b)
+{
+    int j, n;
+    float a, mx, d, id;
+    switch (t) {
+    case QUANT_Q4_0: case QUANT_Q5_0: case QUANT_Q4_1: case QUANT_Q5_1: {
+        const int five = t == QUANT_Q5_0 || t == QUANT_Q5_1, has_m = t == QUANT_Q4_1 || t == QUANT_Q5_1;
+        const int top = five ? 31 : 15;
+        uint8_t *qs = b + 2 + 2 * has_m + 4 * five;
+        uint32_t qh = 0;
+        float lo = 0, add;
+        if (has_m) {
+            lo = 3.40282347e38f;
+            mx = -3.40282347e38f;
+            for (j = 0; j < 32; ++j) {
+                if (x[j] < lo) lo = x[j];
+                if (x[j] > mx) mx = x[j];
+            }
+            d = (mx - lo) / (float)top;
+            add = 0.5f;
+            quant__gh_put(b + 2, lo);
+        } else {
+            (void)quant__amax(x, 32, &mx);
+            d = mx / (five ? -16.0f : -8.0f);
+            add = five ? 16.5f : 8.5f;
+        }
+        id = d != 0 ? 1.0f / d : 0.0f;
+        quant__gh_put(b, d);
+        for (j = 0; j < 16; ++j) {
+            /* (int8_t) of the sum for q4_0/q4_1/q5_0 then MIN with top; q5_1 (uint8_t) */
+            const int32_t r0 = quant__gt(quant__gm(has_m ? x[j] - lo : x[j], id) + add);
+            const int32_t r1 = quant__gt(quant__gm(has_m ? x[j + 16] - lo : x[j + 16], id) + add);
+            int v0 = t == QUANT_Q5_1 ? (int)(r0 & 0xFF) : quant__s8wrap((int)r0);
+            int v1 = t == QUANT_Q5_1 ? (int)(r1 & 0xFF) : quant__s8wrap((int)r1);
+            if (t != QUANT_Q5_1) {
+                v0 = v0 < top ? v0 : top;
+                v1 = v1 < top ? v1 : top;
+            }
+            v0 &= 0xFF;
+            v1 &= 0xFF;
+            if (five) {
+                qs[j] = (uint8_t)((v0 & 15) | (v1 & 15) << 4);
+                qh |= (uint32_t)(v0 >> 4 & 1) << j | (uint32_t)(v1 >> 4 & 1) << (j + 16);
+            } else qs[j] = (uint8_t)(v0 | v1 << 4);
+        }
+        if (five) quant__st4(b + 2 + 2 * has_m, qh);
+        return;
+    }
+    case QUANT_Q8_0:
+        a = 0;
+        for (j = 0; j < 32; ++j) a = a > quant__gabs(x[j]) ? a : quant__gabs(x[j]);
+        d = a / 127.0f;
+        id = d != 0 ? 1.0f / d : 0.0f;
+        quant__gh_put(b, d);
+        for (j = 0; j < 32; ++j) b[2 + j] = (uint8_t)quant__gt(quant__roundf(quant__gm(x[j], id)));
+        return;
+    case QUANT_Q8_K: {
+        float is;
+        a = quant__amax(x, 256, &mx);
+        for (j = 0; j < 292; ++j) b[j] = 0;
+        if (a == 0) return; /* ggml leaves bsums unwritten: 0 here */
+        is = -127.0f / mx;
+        for (j = 0; j < 256; ++j) {
+            const int v = quant__gn(quant__gm(is, x[j]));
+            b[4 + j] = (uint8_t)(v < 127 ? v : 127);
+        }
+        for (j = 0; j < 16; ++j) {
+            int s = 0;
+            for (n = 0; n < 16; ++n) s += (int8_t)b[4 + 16 * j + n];
+            b[260 + 2 * j] = (uint8_t)s;
+            b[261 + 2 * j] = (uint8_t)((unsigned)s >> 8);
+        }
+        quant__st4(b, quant__bits(1 / is));
+        return;
+    }
+    case QUANT_MXFP4:
+        a = quant__amax(x, 32, &mx);
+        b[0] = (uint8_t)(a > 0 ? quant__glog2(a) + 125 : 0);
+        d = quant__e8m0_half(b[0]);
+        for (j = 0; j < 16; ++j) b[1 + j] = (uint8_t)(quant__fp4_index(x[j], d) | quant__fp4_index(x[j + 16], d) << 4);
+        return;
+    case QUANT_NVFP4_BLOCK:
+        for (n = 0; n < 4; ++n, x += 16) {
+            a = quant__amax(x, 16, &mx) / 6.0f;
+            b[n] = (uint8_t)quant__ue4m3_code(a);
+            d = quant__ue4m3_half(b[n]);
+            for (j = 0; j < 8; ++j) b[4 + 8 * n + j] = (uint8_t)(quant__fp4_index(x[j], d) | quant__fp4_index(x[j + 8], d) << 4);
+        }
+        return;
+    case QUANT_IQ4_NL: case QUANT_IQ4_XS:
+        quant__iq4_block(x, b, t == QUANT_IQ4_XS);
+        return;
+    default:
+        quant__k_block(t, x, b);
+        return;
+    }
+}
+
+/* Blocks b0 .. b1-1 of a block-type op, through an f32 block on the stack
+   when the float side is 16-bit */
+QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b1)
+{
+    const unsigned t = p->qdtype, be = quant__blk(t), bb = quant__blk_bytes(t);
+    float buf[256];
+    size_t b;
+    for (b = b0; b < b1; ++b) {
+        if (p->quantize) {
+            const float *x = (const float *)p->src + b * be;
+#if QUANT__HALF
+            if (p->fdtype != QUANT_F32) {
+                quant__widen16((const uint16_t *)p->src + b * be, buf, be, p->fdtype == QUANT_BF16);
+                x = buf;
+            }
+#endif
+            quant__blk_encode(t, x, (uint8_t *)p->dst + b * bb);
+        } else if (QUANT__F32_SIDE(p)) {
+            quant__blk_decode(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be);
+        } else {
+            quant__blk_decode(t, (const uint8_t *)p->src + b * bb, buf);
+#if QUANT__HALF
+            quant__narrow16(buf, (uint16_t *)p->dst + b * be, be,
+                            (p->flags & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16);
+#endif
+        }
+    }
+}
+#endif /* QUANT__BLOCKS */
 
 /* ---- the general path ------------------------------------------------- */
 
@@ -5990,6 +6898,12 @@ QUANT__NOINLINE void quant__run_strided(const quant__plan *p, const int64_t *ss,
    per run, and shallower on the stack. */
 QUANT__INLINE void quant__go(const quant__plan *p)
 {
+#if QUANT__BLOCKS
+    if (p->general == 2) {
+        quant__run_blocks(p, 0, p->inner / quant__blk(p->qdtype));
+        return;
+    }
+#endif
     if (p->general || (!QUANT__SIMD_ANY && (p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN))
         quant__run_general(p, 0, SIZE_MAX);
     else quant__exec(p);
@@ -6024,7 +6938,7 @@ QUANT__INLINE quant_status quant__op(const quant_tensor *src, quant_tensor *dst,
    point), runs of one channel (the kernels' per-channel cases), or rows of
    the last dim, two when a 4-bit row has an odd length (the general path):
    never a byte of dst in two units. */
-enum { QUANT__UNITS_TILES = 0, QUANT__UNITS_RUNS = 1, QUANT__UNITS_ROWS = 2, QUANT__UNITS_STRIDED = 3 };
+enum { QUANT__UNITS_TILES = 0, QUANT__UNITS_RUNS = 1, QUANT__UNITS_ROWS = 2, QUANT__UNITS_STRIDED = 3, QUANT__UNITS_BLOCKS = 4 };
 #define QUANT__TILE 64u
 #define QUANT__PLAN_MAGIC 0x51504C4Eu
 
@@ -6086,6 +7000,13 @@ QUANT__NOINLINE void quant__fill(quant_plan *plan, const quant__plan *p, quant_o
         plan->mode_ = QUANT__UNITS_STRIDED;
         plan->unit_ = one ? rows : 1;
         plan->units_ = one ? rows != 0 : rows;
+    } else
+#endif
+#if QUANT__BLOCKS
+    if (p->general == 2) { /* a unit is a block */
+        plan->mode_ = QUANT__UNITS_BLOCKS;
+        plan->unit_ = 1;
+        plan->units_ = n / quant__blk(p->qdtype);
     } else
 #endif
     if (n == 0 || (p->n_scales <= 1 && p->n_zps <= 1)) {
@@ -6220,6 +7141,10 @@ QUANT__DEF quant_status quant_run_range(const quant_plan *plan, const quant_tens
 #endif
     if (begin == 0 && end == plan->units_) {
         quant__go(&p);
+#if QUANT__BLOCKS
+    } else if (plan->mode_ == QUANT__UNITS_BLOCKS) {
+        quant__run_blocks(&p, begin, end);
+#endif
 #if !QUANT__SIMD_ANY
     } else if (plan->mode_ == QUANT__UNITS_TILES && p.general) {
         /* a scalar build walks elements one at a time anyway: as a rank-0
@@ -6639,6 +7564,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
     if (scheme == QUANT_NVFP4) return QUANT_ERR_ATTR; /* its scales are f8 */
 #endif
     if ((st = quant__check_attrs(a, 0)) != QUANT_OK) return st;
+    if (quant__blk(qdt)) return QUANT_ERR_DTYPE; /* blocks choose their own scales: quantize to them */
     if ((st = quant__check_tensors_once(src, src, a, qdt, p, n, &channels)) != QUANT_OK) return st;
     if (mx) {
         if (scheme == QUANT_NVFP4 ? !quant__is_f4(qdt) : !(quant__is_f8(qdt) || quant__is_f4(qdt) || qdt == QUANT_S8))
@@ -7529,7 +8455,24 @@ QUANT__DEF const char *quant_status_str(quant_status s)
 static const char *const quant__dtype_names[] = {
     "undef", "f32", "s8", "u8", "s32", "f8_e4m3", "f8_e5m2", "s4", "u4", "f16", "bf16",
     "f4_e2m1", "e8m0", "s2", "u2", "s16"
+#if QUANT__BLOCKS
+    , "q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_K", "q3_K", "q4_K", "q5_K", "q6_K", "q8_K",
+    "iq4_nl", "iq4_xs", "mxfp4", "nvfp4"
+#endif
 };
+
+QUANT__DEF size_t quant_dtype_bytes(quant_dtype t, int64_t n)
+{
+    const unsigned u = (unsigned)t;
+    if (n < 0 || (uint64_t)n > (uint64_t)SIZE_MAX || u - 1u >= sizeof quant__dtype_names / sizeof quant__dtype_names[0] - 1u)
+        return 0;
+    if (quant__blk(u)) {
+        if ((uint64_t)n & (quant__blk(u) - 1u)) return 0;
+        if ((size_t)n / quant__blk(u) > SIZE_MAX / quant__blk_bytes(u)) return 0; /* does not fit */
+    } else if ((size_t)n > SIZE_MAX / (quant__dtype_size(u) ? quant__dtype_size(u) : 1u))
+        return 0;
+    return quant__bytes(u, (size_t)n);
+}
 
 QUANT__DEF const char *quant_dtype_name(quant_dtype t)
 {
@@ -7549,7 +8492,7 @@ QUANT__DEF quant_status quant_dtype_from_name(const char *name, quant_dtype *out
 {
     int i;
     if (name == NULL || out == NULL) return QUANT_ERR_NULL;
-    for (i = QUANT_F32; i <= QUANT_S16; ++i)
+    for (i = QUANT_F32; i < (int)(sizeof quant__dtype_names / sizeof quant__dtype_names[0]); ++i)
         if (quant__streq(name, quant__dtype_names[i])) {
             *out = (quant_dtype)i;
             return QUANT_OK;
