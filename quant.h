@@ -4929,7 +4929,9 @@ QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT
 QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
 {
     const unsigned sh = quant__pk(t);
+#if QUANT__BLOCKS
     if (quant__blk(t)) return n / quant__blk(t) * quant__blk_bytes(t);
+#endif
     return sh ? (n >> sh) + ((n & ((1u << sh) - 1u)) != 0) : n * quant__dtype_size(t);
 }
 
@@ -6260,7 +6262,13 @@ QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b
             const float *x = (const float *)p->src + b * be;
 #if QUANT__HALF
             if (p->fdtype != QUANT_F32) {
-                quant__widen16((const uint16_t *)p->src + b * be, buf, be, p->fdtype == QUANT_BF16);
+                const uint16_t *h = (const uint16_t *)p->src + b * be;
+#  if QUANT__SIMD_ANY
+                quant__widen16(h, buf, be, p->fdtype == QUANT_BF16);
+#  else
+                unsigned k;
+                for (k = 0; k < be; ++k) buf[k] = p->fdtype == QUANT_BF16 ? quant__bf16_to_f32(h[k]) : quant__f16_to_f32(h[k]);
+#  endif
                 x = buf;
             }
 #endif
@@ -6270,8 +6278,17 @@ QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b
         } else {
             quant__blk_decode(t, (const uint8_t *)p->src + b * bb, buf);
 #if QUANT__HALF
-            quant__narrow16(buf, (uint16_t *)p->dst + b * be, be,
-                            (p->flags & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16);
+            {
+                const int bf = (p->flags & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16;
+                uint16_t *o = (uint16_t *)p->dst + b * be;
+#  if QUANT__SIMD_ANY
+                quant__narrow16(buf, o, be, bf);
+#  else
+                unsigned k;
+                for (k = 0; k < be; ++k)
+                    o[k] = bf == 2 ? quant__f32_to_bf16_ftz(buf[k]) : bf ? quant__f32_to_bf16(buf[k]) : quant__f32_to_f16(buf[k]);
+#  endif
+            }
 #endif
         }
     }
@@ -8466,10 +8483,13 @@ QUANT__DEF size_t quant_dtype_bytes(quant_dtype t, int64_t n)
     const unsigned u = (unsigned)t;
     if (n < 0 || (uint64_t)n > (uint64_t)SIZE_MAX || u - 1u >= sizeof quant__dtype_names / sizeof quant__dtype_names[0] - 1u)
         return 0;
+#if QUANT__BLOCKS
     if (quant__blk(u)) {
         if ((uint64_t)n & (quant__blk(u) - 1u)) return 0;
         if ((size_t)n / quant__blk(u) > SIZE_MAX / quant__blk_bytes(u)) return 0; /* does not fit */
-    } else if ((size_t)n > SIZE_MAX / (quant__dtype_size(u) ? quant__dtype_size(u) : 1u))
+    } else
+#endif
+    if ((size_t)n > SIZE_MAX / (quant__dtype_size(u) ? quant__dtype_size(u) : 1u))
         return 0;
     return quant__bytes(u, (size_t)n);
 }
