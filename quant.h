@@ -1301,6 +1301,14 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__w4_idx16 QUANT__SFX(quant__w4_idx16)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
+#define quant__bk_st QUANT__SFX(quant__bk_st)
+#define quant__bk_tab QUANT__SFX(quant__bk_tab)
+#define quant__bk_nib32 QUANT__SFX(quant__bk_nib32)
+#define quant__bk_lin QUANT__SFX(quant__bk_lin)
+#define quant__bk_dm QUANT__SFX(quant__bk_dm)
+#define quant__bk_i8 QUANT__SFX(quant__bk_i8)
+#define quant__bk_h QUANT__SFX(quant__bk_h)
+#define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
 #define quant__simd_f4_enc_g QUANT__SFX(quant__simd_f4_enc_g)
@@ -4481,410 +4489,8 @@ QUANT__PRIVATE void quant__simd_gather32_x86(uint32_t *tile, const uint32_t *fro
 
 #endif
 
-/* ---- >>unit run: one operation over a validated plan -------------------- */
-/* Compiled with the kernels it calls: once per backend (part 2), so that
-   dispatch happens once per operation, or once in a scalar build (part 1). */
-#if QUANT__PART == 2 || (QUANT__PART == 1 && !QUANT__SIMD_ANY)
-
-#if QUANT__PART == 2
-#  define quant__row_f32_to_i8 quant__simd_f32_to_i8
-#  define quant__row_i8_to_f32 quant__simd_i8_to_f32
-#  define quant__row_i32_to_f32 quant__simd_i32_to_f32
-#  define quant__row_f32_to_f8 quant__simd_f32_to_f8
-#  define quant__row_f8_to_f32 quant__simd_f8_to_f32
-#  define quant__row_recip quant__simd_recip
-#else /* scalar kernels never walk a scale pattern: `period` is always 0 */
-#  define quant__row_f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
-#  define quant__row_i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
-#  define quant__row_i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
-#  define quant__row_f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
-#  define quant__row_f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
-#  define quant__row_recip quant__scalar_recip
-#endif
-
-/* One call of the right kernel over n elements starting at element `at`
-   of the tensor. */
-QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
-                                  const float *scale, size_t sstep,
-                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
-{
-    (void)period; /* scalar kernels have no use for it */
-    if (p->quantize) {
-        const float *x = (const float *)p->src + at;
-        uint8_t *q = (uint8_t *)p->dst + at;
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) { quant__row_f32_to_f8(x, q, n, scale, sstep, period, f); return; }
-#endif
-        quant__row_f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
-    } else {
-        float *y = (float *)p->dst + at;
-        if (p->qdtype == QUANT_S32) {
-            quant__row_i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
-            return;
-        }
-#ifndef QUANT_NO_F8
-        if (quant__is_f8(p->qdtype)) {
-            quant__row_f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
-            return;
-        }
-#endif
-        quant__row_i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
-    }
-}
-
-/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
-   rounding, and zbuf (when non-NULL) with the zero points of elements
-   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
-   of C channels of `inner` elements each makes. */
-QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
-                                  float *sbuf, int32_t *zbuf, int recip)
-{
-    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
-    if (!sbuf && !zbuf) return;
-    if (p->inner == 1 && pos == 0) {
-        /* the last axis from a row start: copy one row, then repeat it */
-        const size_t first = len < period ? len : period;
-        for (k = 0; k < first; ++k) {
-            if (sbuf) sbuf[k] = p->scales[k];
-            if (zbuf) zbuf[k] = quant__zp_at(p, k);
-        }
-        /* then repeat it by doubling what is there: plain copies, no
-           element waits on the one a period before it */
-        for (k = first; k < len; k += k < len - k ? k : len - k) {
-            const size_t m = k < len - k ? k : len - k;
-            size_t t;
-            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
-            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
-        }
-        if (sbuf && recip) quant__row_recip(sbuf, len);
-        return;
-    }
-    for (k = 0; k < len;) {
-        /* the rest of channel c's run, one value filled in; then the next
-           channel, and past the last, the next row */
-        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
-        size_t t;
-        if (sbuf) {
-            const float sc = p->scales[c];
-            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
-        }
-        if (zbuf) {
-            const int32_t zc = quant__zp_at(p, c);
-            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
-        }
-        k += m;
-        j = 0;
-        if (++c == p->channels) c = 0;
-    }
-    if (sbuf && recip) quant__row_recip(sbuf, len);
-}
-
-#if QUANT__CHUNK >= 64
-/* Rows short enough that the whole pattern fits: lay out as many rows as
-   fit, with reciprocals for a multiply rounding, once for the whole
-   tensor. zbuf is NULL with one zero point, z. */
-QUANT__INLINE void quant__run_rows(const quant__plan *p, float *sbuf, int32_t *zbuf, int32_t z)
-{
-    const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
-    const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
-    const size_t row = p->channels * p->inner, total = p->outer * row, block = QUANT__BLOCK;
-    const size_t zstep = zbuf ? 1 : 0;
-    const int32_t *zq = zbuf ? zbuf : &z;
-    size_t rows, period, o, a = row, b = block;
-    while (b) { const size_t t = a % b; a = b; b = t; }
-    period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
-    if (period <= QUANT__CHUNK) {
-        /* one call walks the pattern over and over */
-        quant__layout(p, 0, period < total ? period : total, row, sbuf, zbuf, recip);
-        quant__kernel(p, 0, total, sbuf, 1, zq, zstep, period, f);
-        return;
-    }
-    rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
-    quant__layout(p, 0, rows * row, row, sbuf, zbuf, recip);
-    for (o = 0; o < p->outer; o += rows)
-        quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1, zq, zstep, 0, f);
-}
-#endif
-
-/* Short runs of one scale: the row's pattern of scales and zero points is
-   laid out on the stack, reciprocals taken once, and the kernel walks it
-   as a vector of scales over as many rows as fit, or over the row a chunk
-   at a time. */
-QUANT__NOINLINE void quant__run_short(const quant__plan *p)
-{
-#if QUANT__CHUNK >= 64
-    float sbuf[QUANT__CHUNK];
-#else
-    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
-#endif
-    int32_t zbuf[QUANT__CHUNK];
-    const size_t row = p->channels * p->inner;
-    const size_t zstep = p->n_zps > 1 ? 1 : 0;
-    int32_t z;
-    size_t o, e0;
-    if (row == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
-    if (row <= QUANT__CHUNK) {
-        quant__run_rows(p, sbuf, zstep ? zbuf : NULL, z);
-        return;
-    }
-#endif
-    {
-        /* on the last axis the scales, and s32 zero points, are read in
-           place, a whole row per call; reciprocals are not laid out here,
-           as that would take the rows chunk by chunk, across memory */
-        const int direct = p->inner == 1;
-        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
-        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
-        /* whole rows, one after another through memory: each but the last
-           few prefetches into the next (a quantize over a large source) */
-        const size_t tail = (QUANT__AHEAD / 4u + row - 1) / row; /* rows the last line asked for may be in */
-        const size_t ahead = step == row && p->quantize && QUANT__PREFETCH_BIG(p->outer * row, 4u) && p->outer > tail
-                                 ? p->outer - tail : 0;
-        for (e0 = 0; e0 < row; e0 += step) {
-            const size_t len = row - e0 < step ? row - e0 : step;
-            const float *sc = direct ? p->scales + e0 : sbuf;
-            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
-            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
-            for (o = 0; o < p->outer; ++o)
-                quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags | (o < ahead ? QUANT__F_AHEAD : 0u));
-        }
-    }
-}
-
-QUANT__NOINLINE void quant__run(const quant__plan *p)
-{
-    const size_t C = p->channels, inner = p->inner;
-    int32_t z;
-    size_t o, c;
-    if (C == 0 || inner == 0 || p->outer == 0) return;
-    z = quant__zp_at(p, 0);
-    if (p->n_scales <= 1 && p->n_zps <= 1) {
-        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
-    } else {
-#if QUANT__PART == 2
-        /* short enough that a call's setup shows (axis 1 of [1, 64, 8, 8]):
-           the s8/u8 kernels take a row of channels in one call */
-        if ((p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8) && inner < QUANT__ROWS_RUN && p->n_scales == C &&
-            (p->n_zps <= 1 || C <= QUANT__CHUNK)) {
-            int32_t zbuf[QUANT__CHUNK];
-            const int32_t *zq = p->n_zps > 1 ? zbuf : &z;
-            if (p->n_zps > 1)
-                for (c = 0; c < C; ++c) zbuf[c] = quant__zp_at(p, c);
-            for (o = 0; o < p->outer; ++o) {
-                const size_t at = o * C * inner;
-                if (p->quantize)
-                    quant__simd_f32_to_i8_rows((const float *)p->src + at, (uint8_t *)p->dst + at, inner, C, p->scales,
-                                               zq, p->n_zps > 1, p->flags);
-                else
-                    quant__simd_i8_to_f32_rows((const uint8_t *)p->src + at, (float *)p->dst + at, inner, C, p->scales,
-                                               zq, p->n_zps > 1, p->flags);
-            }
-            return;
-        }
-#endif
-        /* long runs of one scale: a call each, one after another through
-           memory (each but the last few prefetches into the next, as in
-           quant__run_short) */
-        const size_t runs = p->outer * C, tail = (QUANT__AHEAD / 4u + inner - 1) / inner;
-        const size_t ahead = p->quantize && QUANT__PREFETCH_BIG(runs * inner, 4u) && runs > tail ? runs - tail : 0;
-        for (o = 0; o < p->outer; ++o)
-            for (c = 0; c < C; ++c) {
-                if (p->n_zps > 1) z = quant__zp_at(p, c);
-                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
-                              0, p->flags | (o * C + c < ahead ? QUANT__F_AHEAD : 0u));
-            }
-    }
-}
-
-/* Short runs of one scale, or long ones: siblings, not nested, to keep
-   the deepest stack shallow. Under dispatch this is what the CPU's pass
-   is picked for, once per operation. */
-#if QUANT__DISPATCH
-QUANT__NOINLINE void quant__exec(const quant__plan *p)
-#else
-QUANT__INLINE void quant__exec(const quant__plan *p)
-#endif
-{
-#if QUANT__SIMD_ANY /* a scalar build sends short runs down the general path */
-    if ((p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN) quant__run_short(p);
-    else
-#endif
-        quant__run(p);
-}
-
-#undef quant__row_f32_to_i8
-#undef quant__row_i8_to_f32
-#undef quant__row_i32_to_f32
-#undef quant__row_f32_to_f8
-#undef quant__row_f8_to_f32
-#undef quant__row_recip
-
-#elif QUANT__PART == 3
-
-#  if QUANT__DISPATCH
-QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
-{
-    QUANT__PICK(quant__exec, (p));
-}
-#  endif
-#  if QUANT__SIMD_ANY
-#    define quant__exec QUANT__BK(quant__exec)
-#  endif
-
-#endif
-
-#if QUANT__PART == 2
-#if QUANT__DISPATCH
-#  if defined(__clang__)
-#    pragma clang attribute pop
-#  else
-#    pragma GCC pop_options
-#  endif
-#endif
-#undef quant__add
-#undef quant__addi
-#undef quant__and
-#undef quant__any
-#undef quant__any_nan4
-#undef quant__asf
-#undef quant__asi
-#undef quant__cvt
-#undef quant__dec64
-#undef quant__dec64_init
-#undef quant__div
-#undef quant__div_fma
-#undef quant__mul_add
-#undef quant__eq
-#undef quant__f8_bytes
-#undef quant__f8_order
-#undef quant__f8tab
-#undef quant__gt
-#undef quant__i2f
-#undef quant__ld8
-#undef quant__ldf
-#undef quant__ldi
-#undef quant__max
-#undef quant__min
-#undef quant__mini
-#undef quant__mul
-#undef quant__neon_scales_ok
-#undef quant__or
-#undef quant__sel
-#undef quant__setf
-#undef quant__seti
-#undef quant__simd_f32_to_f8
-#undef quant__simd_f32_to_i8
-#undef quant__simd_f32_to_i8_rows
-#undef quant__simd_i8_to_f32_rows
-#undef quant__simd_f8_to_f32
-#undef quant__simd_i32_to_f32
-#undef quant__simd_i8_to_f32
-#undef quant__simd_recip
-#undef quant__simd_scales_valid
-#undef quant__sll
-#undef quant__srl
-#undef quant__st8
-#undef quant__st8x4
-#undef quant__stf
-#undef quant__stf_nt
-#undef quant__subi
-#undef quant__v_f16_round_abs
-#undef quant__v_f32_to_f8_body
-#undef quant__v_f32_to_i8_body
-#undef quant__v_f8_dec
-#undef quant__v_f8_enc
-#undef quant__v_f8_to_f32_body
-#undef quant__v_i32_to_f32_body
-#undef quant__v_i8_to_f32_body
-#undef quant__v_q_int
-#undef quant__v_quotient
-#undef quant__v_scale_at
-#undef quant__v_zp_fast
-#undef quant__vf
-#undef quant__vi
-#undef quant__vm
-#undef quant__zero_nan
-#undef quant__v_w4_body
-#undef quant__v_w4_run
-#undef quant__v_f16
-#undef quant__v_bf16
-#undef quant__zip
-#undef quant__ld16
-#undef quant__ld_bf16
-#undef quant__st16
-#undef quant__v_from_f16
-#undef quant__v_to_half
-#undef quant__v_widen16
-#undef quant__simd_widen16
-#undef quant__simd_gather32
-#undef quant__tr4x4
-#undef quant__simd_narrow16
-#undef quant__simd_half_to_i8
-#undef quant__v_half_to_i8
-#undef quant__v_load
-#undef quant__w4_lut
-#undef quant__v_ph
-#undef quant__w4_lut_g32
-#undef quant__w4_lut_f32a
-#undef quant__w4_table
-#undef quant__w4_idx16
-#undef QUANT__W4_LUT
-#undef QUANT__W4_LUT_F32
-#undef quant__simd_w4
-#undef quant__simd_f4_row
-#undef quant__f4_pow2_block
-#undef quant__simd_f4_enc
-#undef quant__simd_f4_enc_g
-#undef quant__simd_mx4_fused
-#undef quant__v_f4_codes
-#undef quant__v_f4_store
-#undef quant__f4_g16_pairs
-#undef quant__f4_g16_pairs_bf16i
-#undef quant__v_lo
-#undef quant__v_hi
-#undef quant__v_minmax_body
-#undef quant__v_minmax_cols_body
-#undef quant__simd_minmax
-#undef quant__simd_minmax_cols
-#undef quant__simd_minmax_groups
-#undef quant__v_minmax_groups_body
-#undef quant__v_hlo
-#undef QUANT__NEON32
-#undef quant__v_hhi
-#undef quant__v_h4
-#undef quant__run_rows
-#undef quant__v_i8_to_f32_x4
-#undef quant__v_f32_to_i8_zvec
-#undef quant__v_f32_to_i8_x4
-#undef quant__v_f32_to_i8_x4f
-#undef quant__v_f32_to_f8_x4
-#undef quant__exec
-#undef quant__kernel
-#undef quant__layout
-#undef quant__run
-#undef quant__run_short
-#undef QUANT__SFX
-#undef QUANT__W
-#undef QUANT__VFENCE
-#undef QUANT__SCALES_OK
-#undef QUANT__NAN_CHEAP
-#undef QUANT__HAS_FMA
-#undef QUANT__CVT_NEEDS_RANGE
-#undef QUANT__NAN_KEEPS_SIGN
-#undef QUANT__VEC_IF
-#ifdef QUANT__F8_DEC64
-#  undef QUANT__F8_DEC64
-#endif
-#elif QUANT__PART == 3
-#  undef QUANT__PICK
-#elif QUANT__PART == 4
-
-/* ======================================================================== */
-/*  >>ops  Validation and the op layer                                      */
-/* ======================================================================== */
-
+/* ---- >>unit blocks: ggml's block formats (GGUF) ------------------------ */
+#if QUANT__PART == 1
 /* ggml's block formats: elements and bytes of a block, in dtype order */
 #if QUANT__BLOCKS
 static const unsigned short quant__blk_tab[15][2] = {
@@ -4899,553 +4505,7 @@ static const unsigned short quant__blk_tab[15][2] = {
 #  define quant__blk_bytes(t) 1u
 #endif
 
-/* bytes per element; 4-bit types count as 1 here (see quant__bytes) */
-QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
-{
-    switch (t) {
-    case QUANT_F32: case QUANT_S32: return 4;
-    case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2;
-    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4:
-    case QUANT_F4_E2M1: case QUANT_E8M0: case QUANT_S2: case QUANT_U2: return 1;
-    default: return quant__blk(t) ? 1u : 0u; /* blocks: byte-aligned */
-    }
-}
-
-QUANT__PRIVATE int quant__is_4bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S4 || t == QUANT_U4); }
-QUANT__PRIVATE int quant__is_f4(unsigned t) { return QUANT__MX && t == QUANT_F4_E2M1; }
-/* packed two to a byte: s4, u4, f4_e2m1 */
-QUANT__PRIVATE int quant__is_nib(unsigned t) { return quant__is_4bit(t) || quant__is_f4(t); }
-QUANT__PRIVATE int quant__is_2bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S2 || t == QUANT_U2); }
-/* log2 of the elements a byte holds: 1 packed two to a byte, 2 four to a
-   byte (s2, u2), 0 for the byte-sized types */
-QUANT__PRIVATE unsigned quant__pk(unsigned t) { return quant__is_2bit(t) ? 2u : quant__is_nib(t) ? 1u : 0u; }
-/* the packed integer types, s4, u4, s2, u2: quantized through s8/u8 */
-QUANT__PRIVATE int quant__is_pint(unsigned t) { return quant__is_4bit(t) || quant__is_2bit(t); }
-QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT__HALF && (t == QUANT_F16 || t == QUANT_BF16)); }
-/* the float side of a plan is f32 (always, without 16-bit floats) */
-#define QUANT__F32_SIDE(p) (!QUANT__HALF || (p)->fdtype == QUANT_F32)
-
-/* the bytes n elements of t occupy: packed types hold 2 or 4 a byte */
-QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
-{
-    const unsigned sh = quant__pk(t);
 #if QUANT__BLOCKS
-    if (quant__blk(t)) return n / quant__blk(t) * quant__blk_bytes(t);
-#endif
-    return sh ? (n >> sh) + ((n & ((1u << sh) - 1u)) != 0) : n * quant__dtype_size(t);
-}
-
-/* scale i of the op, widened to f32 */
-QUANT__PRIVATE float quant__scale_at(const quant__plan *p, size_t i)
-{
-    const uint16_t *h = (const uint16_t *)p->sraw;
-    float s;
-    if (QUANT__HALF && p->sdtype == QUANT_F16) s = quant__f16_to_f32(h[i]);
-    else if (QUANT__HALF && p->sdtype == QUANT_BF16) s = quant__bf16_to_f32(h[i]);
-#if QUANT__MX
-    else if (p->sdtype == QUANT_E8M0) s = quant__e8m0_value(((const uint8_t *)p->sraw)[i]);
-    else if (p->sdtype == QUANT_F8_E4M3) s = quant__e4m3_value(((const uint8_t *)p->sraw)[i]);
-#endif
-    else s = ((const float *)p->sraw)[i];
-#if QUANT__MX
-    if (p->tscale != 0.0f) s *= p->tscale; /* fl(s * tensor_scale) */
-#endif
-    return s;
-}
-
-/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
-   factors are below 2^63, so the product has at most 126 bits; it is
-   built from 32-bit halves because 64-bit division would pull a large
-   helper into firmware. */
-QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
-{
-    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    uint64_t mid, p;
-    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
-    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
-    if (mid >> 32) return 1;
-    p = a_lo * b_lo;
-    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
-    p += mid << 32;
-    if (p > limit) return 1;
-    *out = p;
-    return 0;
-}
-
-/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
-   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
-QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
-{
-    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
-                                                                    : (uint64_t)INT64_MAX;
-    uint64_t n = 1;
-    int i, zero = 0;
-    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    for (i = 0; i < t->rank; ++i) {
-        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
-        if (t->dims[i] == 0) zero = 1;
-    }
-    if (zero) { *count = 0; return QUANT_OK; }
-    for (i = 0; i < t->rank; ++i) {
-        const uint64_t d = (uint64_t)t->dims[i];
-        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
-            n *= d;
-            if (n > limit) return QUANT_ERR_SHAPE;
-        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
-    }
-    if (n > limit >> (esize == 4 ? 2 : esize == 2 ? 1 : 0)) return QUANT_ERR_SHAPE; /* bytes (no 64-bit division) */
-    *count = (size_t)n;
-    return QUANT_OK;
-}
-
-/* f32 and s32 elements are read as such, so their data must sit on a
-   4-byte boundary, f16 and bf16 on a 2-byte one (8- and 4-bit data may
-   sit anywhere) */
-QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
-{
-    return ((uintptr_t)t->data & (quant__dtype_size(t->dtype) - 1u)) == 0;
-}
-
-QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
-{
-    if (a->rounding != QUANT_ROUND_EXACT) {
-#ifdef QUANT_ONLY_EXACT
-        return QUANT_ERR_ATTR;
-#else
-        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
-            a->rounding != QUANT_ROUND_TORCH)
-            return QUANT_ERR_ATTR;
-#endif
-    }
-    if ((a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN) ||
-        (a->on_error != QUANT_ON_ERROR_UNTOUCHED && a->on_error != QUANT_ON_ERROR_PARTIAL))
-        return QUANT_ERR_ATTR;
-    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && !(QUANT__GROUPS && a->qtype == QUANT_PER_GROUP))
-        return QUANT_ERR_QTYPE;
-    if (uses_lists) {
-        if (a->scales == NULL) return QUANT_ERR_NULL;
-        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
-        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-/* Entries of the scale grid along dim d per group: ceil(dims[d] / g[d]). */
-QUANT__PRIVATE uint64_t quant__grid_dim(const quant_tensor *src, const quant_attrs *a, int d)
-{
-    const uint64_t n = (uint64_t)src->dims[d], g = (uint64_t)a->group_shape[d];
-    return n / g + (n % g != 0);
-}
-
-/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
-   layout. */
-/* inlined into each caller: a frame of its own would deepen the ops' stack */
-QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
-                                                 const quant_attrs *a, int quantize, unsigned qdt,
-                                                 quant__plan *p, size_t *count, uint64_t *channels)
-{
-    /* qdt is the quantized side's dtype: dst's or src's, or for choosing
-       scales (where dst is src) the type they are chosen for */
-    const quant_tensor *f = quantize ? src : dst;
-    size_t n;
-    quant_status st;
-    int i, axis = 0;
-
-    if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__pk(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
-        !(qdt == QUANT_S32 && !quantize) && !quant__blk(qdt))
-        return QUANT_ERR_DTYPE;
-#ifdef QUANT_NO_F8
-    if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
-#endif
-    /* src is counted with the larger element size, dst only compared with
-       it: equal dims make an equal count */
-    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
-                                               ? quant__dtype_size(f->dtype) : quant__dtype_size(qdt)),
-                           &n)) != QUANT_OK)
-        return st;
-    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
-    for (i = 0; i < src->rank; ++i)
-        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
-    if (quant__blk(qdt)) { /* whole blocks along the last dim, one op per tensor */
-        if (a->qtype != QUANT_PER_TENSOR) return QUANT_ERR_QTYPE;
-        if (src->rank == 0 || ((uint64_t)src->dims[src->rank - 1] & (quant__blk(qdt) - 1u))) return QUANT_ERR_SHAPE;
-    }
-    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
-    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
-
-    p->quantize = (unsigned char)quantize;
-    p->qdtype = (unsigned char)qdt;
-    p->strided = 0; /* quant__check_memory sets it */
-    p->src = src->data;
-    p->dst = dst->data;
-    p->outer = 1;
-    p->channels = 1;
-    p->inner = n;
-    *channels = 1;
-    if (a->qtype == QUANT_PER_CHANNEL) {
-        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
-            return QUANT_ERR_AXIS;
-        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
-        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
-           and the scale count is checked against it as given */
-        *channels = (uint64_t)src->dims[axis];
-        if (n == 0) {
-            p->outer = p->channels = p->inner = 0; /* nothing to run */
-        } else {
-            /* every dim divides n <= SIZE_MAX: the products fit */
-            p->channels = (size_t)src->dims[axis];
-            p->inner = 1;
-            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
-            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
-        }
-    }
-    if (QUANT__GROUPS && a->qtype == QUANT_PER_GROUP) {
-        for (i = 0; i < QUANT_MAX_RANK; ++i)
-            if (i < src->rank ? a->group_shape[i] < 1 : a->group_shape[i] != 0) return QUANT_ERR_ATTR;
-        /* the grid has at most n entries, or none when n is 0 */
-        *channels = n > 0;
-        for (i = 0; i < src->rank && n > 0; ++i) *channels *= quant__grid_dim(src, a, i);
-    }
-    p->qtype = (unsigned char)a->qtype;
-    p->fdtype = (unsigned char)f->dtype;
-    p->rank = (unsigned char)src->rank;
-    p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
-    p->dims = src->dims;
-    p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
-    if (quant__blk(qdt)) p->general = 2; /* quant__run_blocks */
-    p->tscale = 0.0f; /* quant__check_scales sets it */
-    *count = n;
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
-{
-    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
-    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
-}
-
-/* Whether a scales or zero-point tensor has the grid's shape: rank 1 (or
-   0 per tensor); per group, rank(src) with the grid's dims, or rank 1 when
-   the grid has at most one dim above 1 (rank 0 when it has none). The
-   element count is checked apart. */
-QUANT__PRIVATE int quant__grid_shape_ok(const quant_tensor *t, const quant_tensor *src, const quant_attrs *a)
-{
-    int d, big = 0;
-    if (!QUANT__GROUPS || a->qtype != QUANT_PER_GROUP) return t->rank == 1 || (t->rank == 0 && a->qtype == QUANT_PER_TENSOR);
-    if (t->rank == src->rank) {
-        for (d = 0; d < src->rank; ++d)
-            if (t->dims[d] < 0 || (uint64_t)t->dims[d] != quant__grid_dim(src, a, d)) return 0;
-        return 1;
-    }
-    for (d = 0; d < src->rank; ++d) big += quant__grid_dim(src, a, d) > 1;
-    return (t->rank == 1 && big <= 1) || (t->rank == 0 && big == 0);
-}
-
-/* Zero-point count: 1 per tensor; 1 or C per channel; 1 or the grid's per group. */
-QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
-{
-    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
-    return n == 1 || (uint64_t)n == channels;
-}
-
-QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
-{
-    size_t i;
-    for (i = 0; i < p->n_zps; ++i) {
-        if (p->zp_kind == QUANT__ZP_I64) {
-            const int64_t z = ((const int64_t *)p->zps)[i];
-            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
-        }
-        if ((quant__is_f8(p->qdtype) || quant__is_f4(p->qdtype)) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
-    }
-    return QUANT_OK;
-}
-
-QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
-{
-    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    if (na == 0 || nb == 0) return 0;
-    return x < y + nb && y < x + na;
-}
-
-QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
-{
-    static const unsigned by_rounding[4] = {
-        QUANT__F_ZP_BEFORE,                  /* exact  */
-        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
-        0,                                   /* onnx   */
-        QUANT__F_RECIP                       /* torch  */
-    };
-    unsigned f = by_rounding[a->rounding];
-    if (q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2) f |= QUANT__F_U8;
-    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
-    if (QUANT__S16 && q == QUANT_S16) f |= QUANT__F_S16;
-    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
-    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
-    return f;
-}
-
-/* The plan's scales (sraw) read as floats, and their values checked. */
-QUANT__PRIVATE quant_status quant__scale_values(quant__plan *plan)
-{
-    size_t i;
-    if (plan->sdtype == QUANT_F32 && plan->tscale == 0.0f) {
-        plan->scales = (const float *)plan->sraw;
-        return quant__check_scale_values(plan->scales, plan->n_scales);
-    }
-    plan->scales = NULL;
-    for (i = 0; i < plan->n_scales; ++i) {
-        /* as the op reads them: widened, decoded, folded with tensor_scale */
-        float sc = quant__scale_at(plan, i);
-#if QUANT__MX
-        if (plan->sdtype == QUANT_F8_E4M3 && sc < 0.0f) sc = 0.0f; /* NVFP4 scales are positive: as bad as 0 */
-#endif
-        if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
-    }
-    return QUANT_OK;
-}
-
-/* The scales, from a tensor (dynamic ops) or the attrs' list. Inlined,
-   as are the next two, so that validation stays one frame deep. */
-QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
-                                               const quant_tensor *scales_t, uint64_t channels)
-{
-    size_t n_sc;
-    plan->sdtype = QUANT_F32;
-    if (a->tensor_scale != 0.0f) { /* +-0: none */
-        const float t = a->tensor_scale;
-        if (!QUANT__MX) return QUANT_ERR_ATTR;
-        if (!(t >= quant__float(0x00800000u) && t <= quant__float(0x7F7FFFFFu))) return QUANT_ERR_SCALE_VALUE;
-        plan->tscale = t;
-    }
-    if (scales_t) {
-        if (!quant__is_float(scales_t->dtype) &&
-            !(QUANT__MX && (scales_t->dtype == QUANT_E8M0 || scales_t->dtype == QUANT_F8_E4M3)))
-            return QUANT_ERR_SCALES;
-        if (!quant__grid_shape_ok(scales_t, src, a)) return QUANT_ERR_SCALES;
-        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
-        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
-        plan->sdtype = (unsigned char)scales_t->dtype;
-        plan->sraw = scales_t->data;
-    } else {
-        n_sc = a->n_scales;
-        plan->sraw = a->scales;
-    }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
-    plan->n_scales = n_sc;
-    if (plan->sdtype != QUANT_F32 || plan->tscale != 0.0f) plan->general = 1;
-    return quant__scale_values(plan);
-}
-
-/* The zero points: a tensor (dynamic ops, optional), the attrs' list
-   (static ops, optional), or none. */
-QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
-                                            int dynamic, const quant_tensor *zps_t, uint64_t channels)
-{
-    size_t n_zp;
-    plan->zps = NULL;
-    plan->zp_kind = QUANT__ZP_NONE;
-    plan->n_zps = 0;
-    if (dynamic && zps_t != NULL) {
-        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
-        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
-        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
-        else if (QUANT__S16 && zps_t->dtype == QUANT_S16) plan->zp_kind = QUANT__ZP_S16;
-        else if (quant__is_pint(zps_t->dtype))
-            plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : zps_t->dtype == QUANT_U4 ? QUANT__ZP_U4
-                          : zps_t->dtype == QUANT_S2 ? QUANT__ZP_S2 : QUANT__ZP_U2;
-        else return QUANT_ERR_ZPS;
-        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
-        /* the grid's shape, or one zero point for the whole tensor */
-        if (!quant__grid_shape_ok(zps_t, src, a) &&
-            !(a->qtype == QUANT_PER_GROUP && n_zp == 1 && (zps_t->rank <= 1 || zps_t->rank == src->rank)))
-            return QUANT_ERR_ZPS;
-        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
-        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
-        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
-        plan->zps = zps_t->data;
-        plan->n_zps = n_zp;
-    } else if (!dynamic && a->zps != NULL) {
-        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
-        plan->zps = a->zps;
-        plan->zp_kind = QUANT__ZP_I64;
-        plan->n_zps = a->n_zps;
-    }
-    return quant__check_zp_values(plan);
-}
-
-/* the size of a plan's zero points */
-QUANT__PRIVATE size_t quant__zp_bytes(const quant__plan *plan)
-{
-    return plan->zp_kind == QUANT__ZP_I64   ? 8u * plan->n_zps
-         : plan->zp_kind == QUANT__ZP_S32   ? 4u * plan->n_zps
-         : QUANT__S16 && plan->zp_kind == QUANT__ZP_S16 ? 2u * plan->n_zps
-         : plan->zp_kind >= QUANT__ZP_S2    ? quant__bytes(QUANT_S2, plan->n_zps)
-         : plan->zp_kind >= QUANT__ZP_S4    ? quant__bytes(QUANT_S4, plan->n_zps) : plan->n_zps;
-}
-
-/* dst must not overlap what the op still has to read */
-/* Whether strides st (rank entries; NULL: none) make t other than dense
-   row-major (a dim of one element may have any stride but a negative
-   one). t's count fits. */
-QUANT__NOINLINE int quant__strided(const quant_tensor *t, const int64_t *st)
-{
-    int64_t dense = 1;
-    int i, any = 0, differ = 0;
-    if (st == NULL) return 0;
-    for (i = 0; i < t->rank; ++i)
-        if (t->dims[i] == 0) { /* empty: its dims' product is unchecked; only a negative stride counts */
-            for (i = 0; i < t->rank; ++i) differ |= st[i] < 0;
-            return differ;
-        }
-    for (i = t->rank - 1; i >= 0; --i) {
-        any |= st[i] != 0;
-        differ |= st[i] < 0 || (t->dims[i] > 1 && st[i] != dense);
-        dense *= t->dims[i] > 0 ? t->dims[i] : 1;
-    }
-    return any && differ;
-}
-
-#ifndef QUANT_NO_STRIDES
-/* A strided tensor t: its strides' rules (see STRIDED TENSORS;
-   own_addresses for dst), and, with n > 0 elements, the bytes from its
-   first element to its last into *bytes. */
-QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const int64_t *st, int own_addresses, size_t n,
-                                                 size_t *bytes)
-{
-    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX;
-    uint64_t last = 0, reach = 0, step;
-    int i, k, prev = -1;
-    for (i = 0; i < t->rank; ++i)
-        if (st[i] < 0) return QUANT_ERR_STRIDE;
-    if (n == 0) return QUANT_OK;
-    for (i = 0; i < t->rank; ++i) {
-        if (t->dims[i] <= 1) continue;
-        if (quant__mul_over((uint64_t)(t->dims[i] - 1), (uint64_t)st[i], limit, &step) || step > limit - last)
-            return QUANT_ERR_SHAPE;
-        last += step;
-    }
-    if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
-    /* a packed tensor's strides count elements (nibbles, 2-bit fields) */
-    *bytes = quant__pk((unsigned)t->dtype) ? (size_t)(last >> quant__pk((unsigned)t->dtype)) + 1
-                                           : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
-    if (!own_addresses) return QUANT_OK;
-    /* the dims of more than one element, smallest stride first (ties by
-       index): each stride must pass the last element the previous ones
-       reach, so no two index tuples meet */
-    for (k = 0; k < t->rank; ++k) {
-        int next = -1;
-        for (i = 0; i < t->rank; ++i) {
-            if (t->dims[i] <= 1) continue;
-            if (prev >= 0 && (st[i] < st[prev] || (st[i] == st[prev] && i <= prev)))
-                continue;
-            if (next < 0 || st[i] < st[next]) next = i;
-        }
-        if (next < 0) break;
-        if ((uint64_t)st[next] <= reach) return QUANT_ERR_STRIDE;
-        reach += (uint64_t)(t->dims[next] - 1) * (uint64_t)st[next]; /* <= last: no overflow */
-        prev = next;
-    }
-    return QUANT_OK;
-}
-#endif
-
-QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_tensor *src,
-                                               const quant_tensor *dst, size_t n, const quant_attrs *a)
-{
-    size_t sbytes = quant__bytes(src->dtype, n), dbytes = quant__bytes(dst->dtype, n);
-    const size_t zbytes = quant__zp_bytes(plan);
-    quant_status st;
-#ifdef QUANT_NO_STRIDES
-    if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE; /* no strided path */
-    (void)st;
-#else
-    if (quant__blk(plan->qdtype) && (quant__strided(src, a->src_strides) || quant__strided(dst, a->dst_strides)))
-        return QUANT_ERR_STRIDE; /* blocks are dense */
-    if (quant__strided(src, a->src_strides)) {
-        if ((st = quant__check_strides(src, a->src_strides, 0, n, &sbytes)) != QUANT_OK) return st;
-        plan->strided |= 1;
-    }
-    if (quant__strided(dst, a->dst_strides)) {
-        if ((st = quant__check_strides(dst, a->dst_strides, 1, n, &dbytes)) != QUANT_OK) return st;
-        plan->strided |= 2;
-    }
-    if (n == 0) plan->strided = 0; /* nothing runs */
-#endif
-    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (quant__overlap(plan->sraw, quant__bytes(plan->sdtype, plan->n_scales), dst->data, dbytes))
-        return QUANT_ERR_OVERLAP;
-    if (plan->zps && quant__overlap(plan->zps, zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
-    if (plan->zp_kind >= (QUANT__S16 ? QUANT__ZP_S16 : QUANT__ZP_S4)) plan->general = 1; /* s16 and packed zero points */
-    return QUANT_OK;
-}
-
-#if QUANT__BLOCKS
-/* A block type's op takes no scales, zero points or tensor scale: each
-   block holds its own. */
-QUANT__NOINLINE quant_status quant__check_blocks(quant__plan *plan, const quant_attrs *a, int dynamic,
-                                                const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    if (dynamic ? scales_t != NULL : (a->scales != NULL || a->n_scales != 0)) return QUANT_ERR_SCALES;
-    if (dynamic ? zps_t != NULL : (a->zps != NULL || a->n_zps != 0)) return QUANT_ERR_ZPS;
-    if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR;
-    plan->sdtype = QUANT_F32;
-    plan->sraw = NULL;
-    plan->scales = NULL;
-    plan->n_scales = 0;
-    plan->zps = NULL;
-    plan->zp_kind = QUANT__ZP_NONE;
-    plan->n_zps = 0;
-    plan->tscale = 0.0f;
-    return QUANT_OK;
-}
-#endif
-
-/* what a NULL attrs stands for */
-static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
-                                            QUANT_ON_ERROR_UNTOUCHED, NULL, NULL, 0.0f };
-
-/* Shared by all four operations: static and dynamic ops differ only in
-   where scales and zero points come from (attrs lists, or tensors). */
-QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
-                                            const quant_attrs *attrs, int quantize, int dynamic,
-                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
-{
-    const quant_attrs *a = attrs ? attrs : &quant__defaults;
-    size_t n;
-    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
-    quant_status st;
-    unsigned blk;
-
-    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
-    blk = quant__blk((quantize ? dst : src)->dtype);
-    if (dynamic && scales_t == NULL && !blk) return QUANT_ERR_NULL;
-    if ((st = quant__check_attrs(a, !dynamic && !blk)) != QUANT_OK) return st;
-    if ((st = quant__check_tensors(src, dst, a, quantize, (unsigned)(quantize ? dst : src)->dtype, plan, &n, &channels)) != QUANT_OK)
-        return st;
-
-#if QUANT__BLOCKS
-    if (blk) {
-        if ((st = quant__check_blocks(plan, a, dynamic, scales_t, zps_t)) != QUANT_OK) return st;
-    } else
-#endif
-    {
-        if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
-        if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
-    }
-    if ((st = quant__check_memory(plan, src, dst, n, a)) != QUANT_OK) return st;
-
-    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
-    if (QUANT__HALF && !quantize && dst->dtype == QUANT_BF16 && a->rounding == QUANT_ROUND_ONEDNN) plan->flags |= QUANT__F_BF16_FTZ;
-    return QUANT_OK;
-}
-
-#if QUANT__BLOCKS
-/* ---- >>blocks: ggml's block formats ------------------------------------ */
 
 /* Every formula below is ggml's (ggml-quants.c of ggml 0.25.1), operation
    for operation in f32, because bit-for-bit agreement with its files is
@@ -6249,7 +5309,1199 @@ QUANT__NOINLINE void quant__blk_encode(unsigned t, const float *x, uint8_t *b)
         return;
     }
 }
+#endif /* QUANT__BLOCKS */
 
+#elif QUANT__PART == 2 && QUANT__BLOCKS
+#if QUANT__PASS == QUANT_SIMD_AVX512
+/* Decoding a block is a table lookup: every element of a (sub-)block is
+   one of at most 32 values, each computed once with the scalar code's
+   own operations (lane-wise IEEE products and sums, no FMA), then
+   vpermd / vpermt2d place them. 16-bit outputs round the table once:
+   rounding a value twice over is the same as rounding it once. */
+
+/* 16 outputs at element `at` of dst: o & 3 is 0 for f32, 1 bf16, 2 f16
+   (16-bit bits in 32-bit lanes); o & 4 streams them past the caches */
+QUANT__INLINE void quant__bk_st(void *dst, size_t at, __m512i v, unsigned o)
+{
+    if ((o & 3u) == 0) {
+        if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((float *)dst + at), v);
+        else _mm512_storeu_si512((void *)((float *)dst + at), v);
+    } else if (o & 4u) _mm256_stream_si256((__m256i *)(void *)((uint16_t *)dst + at), _mm512_cvtepi32_epi16(v));
+    else _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + at), _mm512_cvtepi32_epi16(v));
+}
+/* a table of 16 f32 values as the lookups want it */
+QUANT__INLINE __m512i quant__bk_tab(__m512 t, unsigned o)
+{
+    return (o & 3u) == 0 ? _mm512_castps_si512(t) : quant__v_to_half(t, (o & 3u) == 1);
+}
+/* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31 */
+QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m512i T, unsigned o)
+{
+    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+    quant__bk_st(dst, at, _mm512_permutexvar_epi32(_mm512_and_si512(D, _mm512_set1_epi32(15)), T), o);
+    quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
+}
+/* scale * levels, and + m when has_m, as the scalar code computes them */
+QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
+{
+    __m512 p = _mm512_mul_ps(lev, _mm512_set1_ps(d));
+    if (!has_m) return p;
+    QUANT__VFENCE(p);
+    return _mm512_add_ps(p, _mm512_set1_ps(m));
+}
+/* dl * lev - ml (Q2_K, Q4_K, Q5_K) */
+QUANT__INLINE __m512 quant__bk_dm(__m512 lev, float dl, float ml)
+{
+    __m512 p = _mm512_mul_ps(_mm512_set1_ps(dl), lev);
+    QUANT__VFENCE(p);
+    return _mm512_sub_ps(p, _mm512_set1_ps(ml));
+}
+QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats */
+{
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)));
+}
+/* an f16 scale (vcvtph2ps keeps a NaN's payload and quiets it, as the
+   product with it would) */
+QUANT__INLINE float quant__bk_h(const uint8_t *b)
+{
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(b[0] | b[1] << 8)));
+}
+
+/* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
+   Returns 0 for a type this pass leaves to the scalar code. */
+QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    const __m512i m15 = _mm512_set1_epi32(15);
+    const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
+    size_t k;
+    int n, j;
+    /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
+    if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
+    for (k = 0; k < nb; ++k) {
+        const uint8_t *b = src + k * bb;
+        const size_t at = k * be;
+        switch (t) {
+        case QUANT_Q4_0: case QUANT_Q4_1: case QUANT_IQ4_NL: case QUANT_MXFP4: {
+            __m512 T;
+            if (t == QUANT_MXFP4) T = _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
+            else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
+            else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
+            else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
+            quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
+            break;
+        }
+        case QUANT_Q5_0: case QUANT_Q5_1: {
+            /* 32 levels: the fifth bit of element e is bit e of qh */
+            const int has_m = t == QUANT_Q5_1;
+            const float d = quant__bk_h(b), m = has_m ? quant__bk_h(b + 2) : 0.0f;
+            const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
+            const __m512i lo = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(lev, off), d, m, has_m), o);
+            const __m512i hi = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(_mm512_add_ps(lev, _mm512_set1_ps(16)), off), d, m, has_m), o);
+            const uint32_t qh = quant__ld4(b + 2 + 2 * has_m);
+            const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 6 + 2 * has_m)));
+            const __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4), s16 = _mm512_set1_epi32(16);
+            quant__bk_st(dst, at, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i0, (__mmask16)qh, i0, s16), hi), o);
+            quant__bk_st(dst, at + 16, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i1, (__mmask16)(qh >> 16), i1, s16), hi), o);
+            break;
+        }
+        case QUANT_Q8_0: {
+            const __m512 d = _mm512_set1_ps(quant__bk_h(b));
+            quant__bk_st(dst, at, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 2), d), o), o);
+            quant__bk_st(dst, at + 16, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 18), d), o), o);
+            break;
+        }
+        case QUANT_Q8_K: {
+            const __m512 d = _mm512_set1_ps(quant__float(quant__ld4(b)));
+            for (j = 0; j < 16; ++j) quant__bk_st(dst, at + 16 * (size_t)j, quant__bk_tab(_mm512_mul_ps(d, quant__bk_i8(b + 4 + 16 * j)), o), o);
+            break;
+        }
+        case QUANT_NVFP4_BLOCK:
+            for (n = 0; n < 4; n += 2) {
+                /* two sub-blocks of 16: bytes 8n .. 8n+15 of the codes */
+                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 4 + 8 * n)));
+                const __m512i lo = _mm512_and_si512(D, m15), hi = _mm512_srli_epi32(D, 4);
+                const __m512i s0 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+                const __m512i s1 = _mm512_add_epi32(s0, _mm512_set1_epi32(8));
+                const __m512i T0 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n]))), o);
+                const __m512i T1 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n + 1]))), o);
+                quant__bk_st(dst, at + 16 * (size_t)n, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s0, hi), T0), o);
+                quant__bk_st(dst, at + 16 * (size_t)n + 16, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s1, hi), T1), o);
+            }
+            break;
+        case QUANT_IQ4_XS: {
+            const float d = quant__bk_h(b);
+            const unsigned sh = (unsigned)(b[2] | b[3] << 8);
+            for (n = 0; n < 8; ++n) {
+                const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
+                const float dl = d * (float)(ls - 32);
+                quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dl), iq4), o), o);
+            }
+            break;
+        }
+        case QUANT_Q4_K: case QUANT_Q5_K: {
+            /* sub-block n: nibble (n odd: high) of byte l of its 32, the fifth bit (Q5_K) bit n of qh[l] */
+            const int k5 = t == QUANT_Q5_K;
+            const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
+            const uint8_t *q = b + (k5 ? 48 : 16);
+            for (n = 0; n < 8; n += 2, q += 32) {
+                unsigned sc, mn;
+                __m512i Ta[2], Tb[2];
+                for (j = 0; j < 2; ++j) {
+                    quant__k4_scale(b + 4, n + j, &sc, &mn);
+                    Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, m * (float)mn), o);
+                    Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, m * (float)mn), o)
+                               : Ta[j];
+                }
+                for (j = 0; j < 32; j += 16) {
+                    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + j)));
+                    __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4);
+                    if (k5) {
+                        const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 + j));
+                        const __m512i s16 = _mm512_set1_epi32(16);
+                        i0 = _mm512_mask_or_epi32(i0, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << n))), i0, s16);
+                        i1 = _mm512_mask_or_epi32(i1, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(2 << n))), i1, s16);
+                    }
+                    quant__bk_st(dst, at + 32 * (size_t)n + (size_t)j, _mm512_permutex2var_epi32(Ta[0], i0, Tb[0]), o);
+                    quant__bk_st(dst, at + 32 * (size_t)n + 32 + (size_t)j, _mm512_permutex2var_epi32(Ta[1], i1, Tb[1]), o);
+                }
+            }
+            break;
+        }
+        case QUANT_Q6_K: {
+            const float d = quant__bk_h(b + 208);
+            for (n = 0; n < 2; ++n) {
+                const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
+                const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
+                int l;
+                for (l = 0; l < 32; l += 16) {
+                    const __m512i H = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + l)));
+                    const __m512i A = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l)));
+                    const __m512i B = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l + 32)));
+                    for (j = 0; j < 4; ++j) {
+                        const __m512i lo4 = j & 2 ? _mm512_srli_epi32(j & 1 ? B : A, 4) : _mm512_and_si512(j & 1 ? B : A, m15);
+                        const __m512i hi2 = _mm512_and_si512(_mm512_srli_epi32(H, (unsigned)(2 * j)), _mm512_set1_epi32(3));
+                        const __m512i q = _mm512_sub_epi32(_mm512_or_si512(lo4, _mm512_slli_epi32(hi2, 4)), _mm512_set1_epi32(32));
+                        const float ds = d * (float)sc[l / 16 + 2 * j];
+                        quant__bk_st(dst, at + 128 * (size_t)n + 32 * (size_t)j + (size_t)l,
+                                     quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(ds), _mm512_cvtepi32_ps(q)), o), o);
+                    }
+                }
+            }
+            break;
+        }
+        case QUANT_Q2_K: case QUANT_Q3_K: {
+            /* per 128 elements four 2-bit planes of 32 bytes; sub-block is (16 of them):
+               plane is / 2 % 4, bytes 16 (is % 2) ..; Q3_K's hmask bit is / 2 of byte l */
+            const int k2 = t == QUANT_Q2_K;
+            const float d = quant__bk_h(b + (k2 ? 80 : 108)), m = k2 ? quant__bk_h(b + 82) : 0.0f;
+            const __m512 l3 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0);
+            int is;
+            for (is = 0; is < 16; ++is) {
+                const uint8_t *q = b + (k2 ? 16 : 32) + 32 * (is / 8) + 16 * (is % 2);
+                const unsigned sh = 2u * (unsigned)(is / 2 % 4);
+                __m512i idx = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)), sh),
+                                               _mm512_set1_epi32(3));
+                __m512 T;
+                if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), m * (float)(b[is] >> 4));
+                else {
+                    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * (is % 2)));
+                    idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << (is / 2)))), idx, _mm512_set1_epi32(4));
+                    T = _mm512_mul_ps(_mm512_set1_ps(d * (float)quant__k3_scale(b + 96, is)), l3);
+                }
+                quant__bk_st(dst, at + 16 * (size_t)is, _mm512_permutexvar_epi32(idx, quant__bk_tab(T, o)), o);
+            }
+            break;
+        }
+        default: return 0;
+        }
+    }
+    if (o & 4u) _mm_sfence();
+    return 1;
+}
+#else
+QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    (void)t; (void)src; (void)dst; (void)nb; (void)o;
+    return 0;
+}
+#endif
+#elif QUANT__PART == 3 && QUANT__BLOCKS
+#if QUANT__DISPATCH
+QUANT__PRIVATE int quant__simd_blk_dec_x86(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    int r = 0;
+    QUANT__PICK(r = quant__simd_blk_dec, (t, src, dst, nb, o));
+    return r;
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__blk_deck QUANT__BK(quant__simd_blk_dec)
+#else
+#  define quant__blk_deck(t, src, dst, nb, o) 0
+#endif
+#endif
+
+/* ---- >>unit run: one operation over a validated plan -------------------- */
+/* Compiled with the kernels it calls: once per backend (part 2), so that
+   dispatch happens once per operation, or once in a scalar build (part 1). */
+#if QUANT__PART == 2 || (QUANT__PART == 1 && !QUANT__SIMD_ANY)
+
+#if QUANT__PART == 2
+#  define quant__row_f32_to_i8 quant__simd_f32_to_i8
+#  define quant__row_i8_to_f32 quant__simd_i8_to_f32
+#  define quant__row_i32_to_f32 quant__simd_i32_to_f32
+#  define quant__row_f32_to_f8 quant__simd_f32_to_f8
+#  define quant__row_f8_to_f32 quant__simd_f8_to_f32
+#  define quant__row_recip quant__simd_recip
+#else /* scalar kernels never walk a scale pattern: `period` is always 0 */
+#  define quant__row_f32_to_i8(x, q, n, s, ss, z, zs, per, f) quant__scalar_f32_to_i8(x, q, n, s, ss, z, zs, f)
+#  define quant__row_i8_to_f32(q, y, n, s, ss, z, zs, per, f) quant__scalar_i8_to_f32(q, y, n, s, ss, z, zs, f)
+#  define quant__row_i32_to_f32(q, y, n, s, ss, z, zs, per) quant__scalar_i32_to_f32(q, y, n, s, ss, z, zs)
+#  define quant__row_f32_to_f8(x, q, n, s, ss, per, f) quant__scalar_f32_to_f8(x, q, n, s, ss, f)
+#  define quant__row_f8_to_f32(q, y, n, s, ss, per, f) quant__scalar_f8_to_f32(q, y, n, s, ss, f)
+#  define quant__row_recip quant__scalar_recip
+#endif
+
+/* One call of the right kernel over n elements starting at element `at`
+   of the tensor. */
+QUANT__INLINE void quant__kernel(const quant__plan *p, size_t at, size_t n,
+                                  const float *scale, size_t sstep,
+                                  const int32_t *zp, size_t zstep, size_t period, unsigned f)
+{
+    (void)period; /* scalar kernels have no use for it */
+    if (p->quantize) {
+        const float *x = (const float *)p->src + at;
+        uint8_t *q = (uint8_t *)p->dst + at;
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) { quant__row_f32_to_f8(x, q, n, scale, sstep, period, f); return; }
+#endif
+        quant__row_f32_to_i8(x, q, n, scale, sstep, zp, zstep, period, f);
+    } else {
+        float *y = (float *)p->dst + at;
+        if (p->qdtype == QUANT_S32) {
+            quant__row_i32_to_f32((const int32_t *)p->src + at, y, n, scale, sstep, zp, zstep, period);
+            return;
+        }
+#ifndef QUANT_NO_F8
+        if (quant__is_f8(p->qdtype)) {
+            quant__row_f8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, period, f);
+            return;
+        }
+#endif
+        quant__row_i8_to_f32((const uint8_t *)p->src + at, y, n, scale, sstep, zp, zstep, period, f);
+    }
+}
+
+/* Fills sbuf (when non-NULL) with the scales, reciprocals for a multiply
+   rounding, and zbuf (when non-NULL) with the zero points of elements
+   e0 .. e0+len-1 of the repeating pattern of `period` elements that a row
+   of C channels of `inner` elements each makes. */
+QUANT__NOINLINE void quant__layout(const quant__plan *p, size_t e0, size_t len, size_t period,
+                                  float *sbuf, int32_t *zbuf, int recip)
+{
+    size_t k, pos = e0 % period, c = pos / p->inner, j = pos % p->inner;
+    if (!sbuf && !zbuf) return;
+    if (p->inner == 1 && pos == 0) {
+        /* the last axis from a row start: copy one row, then repeat it */
+        const size_t first = len < period ? len : period;
+        for (k = 0; k < first; ++k) {
+            if (sbuf) sbuf[k] = p->scales[k];
+            if (zbuf) zbuf[k] = quant__zp_at(p, k);
+        }
+        /* then repeat it by doubling what is there: plain copies, no
+           element waits on the one a period before it */
+        for (k = first; k < len; k += k < len - k ? k : len - k) {
+            const size_t m = k < len - k ? k : len - k;
+            size_t t;
+            if (sbuf) for (t = 0; t < m; ++t) sbuf[k + t] = sbuf[t];
+            if (zbuf) for (t = 0; t < m; ++t) zbuf[k + t] = zbuf[t];
+        }
+        if (sbuf && recip) quant__row_recip(sbuf, len);
+        return;
+    }
+    for (k = 0; k < len;) {
+        /* the rest of channel c's run, one value filled in; then the next
+           channel, and past the last, the next row */
+        const size_t m = p->inner - j < len - k ? p->inner - j : len - k;
+        size_t t;
+        if (sbuf) {
+            const float sc = p->scales[c];
+            for (t = 0; t < m; ++t) sbuf[k + t] = sc;
+        }
+        if (zbuf) {
+            const int32_t zc = quant__zp_at(p, c);
+            for (t = 0; t < m; ++t) zbuf[k + t] = zc;
+        }
+        k += m;
+        j = 0;
+        if (++c == p->channels) c = 0;
+    }
+    if (sbuf && recip) quant__row_recip(sbuf, len);
+}
+
+#if QUANT__CHUNK >= 64
+/* Rows short enough that the whole pattern fits: lay out as many rows as
+   fit, with reciprocals for a multiply rounding, once for the whole
+   tensor. zbuf is NULL with one zero point, z. */
+QUANT__INLINE void quant__run_rows(const quant__plan *p, float *sbuf, int32_t *zbuf, int32_t z)
+{
+    const int recip = p->quantize && (p->flags & QUANT__F_RECIP);
+    const unsigned f = p->flags | (recip ? QUANT__F_RECIP_GIVEN : 0u);
+    const size_t row = p->channels * p->inner, total = p->outer * row, block = QUANT__BLOCK;
+    const size_t zstep = zbuf ? 1 : 0;
+    const int32_t *zq = zbuf ? zbuf : &z;
+    size_t rows, period, o, a = row, b = block;
+    while (b) { const size_t t = a % b; a = b; b = t; }
+    period = row / a * block; /* lcm(row, block): whole rows in whole blocks */
+    if (period <= QUANT__CHUNK) {
+        /* one call walks the pattern over and over */
+        quant__layout(p, 0, period < total ? period : total, row, sbuf, zbuf, recip);
+        quant__kernel(p, 0, total, sbuf, 1, zq, zstep, period, f);
+        return;
+    }
+    rows = QUANT__CHUNK / row < p->outer ? QUANT__CHUNK / row : p->outer;
+    quant__layout(p, 0, rows * row, row, sbuf, zbuf, recip);
+    for (o = 0; o < p->outer; o += rows)
+        quant__kernel(p, o * row, (p->outer - o < rows ? p->outer - o : rows) * row, sbuf, 1, zq, zstep, 0, f);
+}
+#endif
+
+/* Short runs of one scale: the row's pattern of scales and zero points is
+   laid out on the stack, reciprocals taken once, and the kernel walks it
+   as a vector of scales over as many rows as fit, or over the row a chunk
+   at a time. */
+QUANT__NOINLINE void quant__run_short(const quant__plan *p)
+{
+#if QUANT__CHUNK >= 64
+    float sbuf[QUANT__CHUNK];
+#else
+    float *const sbuf = NULL; /* inner is 1 here: the scales are read in place */
+#endif
+    int32_t zbuf[QUANT__CHUNK];
+    const size_t row = p->channels * p->inner;
+    const size_t zstep = p->n_zps > 1 ? 1 : 0;
+    int32_t z;
+    size_t o, e0;
+    if (row == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+#if QUANT__CHUNK >= 64 /* a scalar build's tiny chunk holds no rows worth repeating */
+    if (row <= QUANT__CHUNK) {
+        quant__run_rows(p, sbuf, zstep ? zbuf : NULL, z);
+        return;
+    }
+#endif
+    {
+        /* on the last axis the scales, and s32 zero points, are read in
+           place, a whole row per call; reciprocals are not laid out here,
+           as that would take the rows chunk by chunk, across memory */
+        const int direct = p->inner == 1;
+        const int zdirect = p->inner == 1 && p->zp_kind == QUANT__ZP_S32;
+        const size_t step = direct && (!zstep || zdirect) ? row : QUANT__CHUNK;
+        /* whole rows, one after another through memory: each but the last
+           few prefetches into the next (a quantize over a large source) */
+        const size_t tail = (QUANT__AHEAD / 4u + row - 1) / row; /* rows the last line asked for may be in */
+        const size_t ahead = step == row && p->quantize && QUANT__PREFETCH_BIG(p->outer * row, 4u) && p->outer > tail
+                                 ? p->outer - tail : 0;
+        for (e0 = 0; e0 < row; e0 += step) {
+            const size_t len = row - e0 < step ? row - e0 : step;
+            const float *sc = direct ? p->scales + e0 : sbuf;
+            const int32_t *zq = !zstep ? &z : zdirect ? (const int32_t *)p->zps + e0 : zbuf;
+            quant__layout(p, e0, len, row, direct ? NULL : sbuf, zstep && !zdirect ? zbuf : NULL, 0);
+            for (o = 0; o < p->outer; ++o)
+                quant__kernel(p, o * row + e0, len, sc, 1, zq, zstep, 0, p->flags | (o < ahead ? QUANT__F_AHEAD : 0u));
+        }
+    }
+}
+
+QUANT__NOINLINE void quant__run(const quant__plan *p)
+{
+    const size_t C = p->channels, inner = p->inner;
+    int32_t z;
+    size_t o, c;
+    if (C == 0 || inner == 0 || p->outer == 0) return;
+    z = quant__zp_at(p, 0);
+    if (p->n_scales <= 1 && p->n_zps <= 1) {
+        quant__kernel(p, 0, p->outer * C * inner, p->scales, 0, &z, 0, 0, p->flags);
+    } else {
+#if QUANT__PART == 2
+        /* short enough that a call's setup shows (axis 1 of [1, 64, 8, 8]):
+           the s8/u8 kernels take a row of channels in one call */
+        if ((p->qdtype == QUANT_S8 || p->qdtype == QUANT_U8) && inner < QUANT__ROWS_RUN && p->n_scales == C &&
+            (p->n_zps <= 1 || C <= QUANT__CHUNK)) {
+            int32_t zbuf[QUANT__CHUNK];
+            const int32_t *zq = p->n_zps > 1 ? zbuf : &z;
+            if (p->n_zps > 1)
+                for (c = 0; c < C; ++c) zbuf[c] = quant__zp_at(p, c);
+            for (o = 0; o < p->outer; ++o) {
+                const size_t at = o * C * inner;
+                if (p->quantize)
+                    quant__simd_f32_to_i8_rows((const float *)p->src + at, (uint8_t *)p->dst + at, inner, C, p->scales,
+                                               zq, p->n_zps > 1, p->flags);
+                else
+                    quant__simd_i8_to_f32_rows((const uint8_t *)p->src + at, (float *)p->dst + at, inner, C, p->scales,
+                                               zq, p->n_zps > 1, p->flags);
+            }
+            return;
+        }
+#endif
+        /* long runs of one scale: a call each, one after another through
+           memory (each but the last few prefetches into the next, as in
+           quant__run_short) */
+        const size_t runs = p->outer * C, tail = (QUANT__AHEAD / 4u + inner - 1) / inner;
+        const size_t ahead = p->quantize && QUANT__PREFETCH_BIG(runs * inner, 4u) && runs > tail ? runs - tail : 0;
+        for (o = 0; o < p->outer; ++o)
+            for (c = 0; c < C; ++c) {
+                if (p->n_zps > 1) z = quant__zp_at(p, c);
+                quant__kernel(p, (o * C + c) * inner, inner, p->scales + (p->n_scales > 1 ? c : 0), 0, &z, 0,
+                              0, p->flags | (o * C + c < ahead ? QUANT__F_AHEAD : 0u));
+            }
+    }
+}
+
+/* Short runs of one scale, or long ones: siblings, not nested, to keep
+   the deepest stack shallow. Under dispatch this is what the CPU's pass
+   is picked for, once per operation. */
+#if QUANT__DISPATCH
+QUANT__NOINLINE void quant__exec(const quant__plan *p)
+#else
+QUANT__INLINE void quant__exec(const quant__plan *p)
+#endif
+{
+#if QUANT__SIMD_ANY /* a scalar build sends short runs down the general path */
+    if ((p->n_scales > 1 || p->n_zps > 1) && p->inner < QUANT__LONG_RUN) quant__run_short(p);
+    else
+#endif
+        quant__run(p);
+}
+
+#undef quant__row_f32_to_i8
+#undef quant__row_i8_to_f32
+#undef quant__row_i32_to_f32
+#undef quant__row_f32_to_f8
+#undef quant__row_f8_to_f32
+#undef quant__row_recip
+
+#elif QUANT__PART == 3
+
+#  if QUANT__DISPATCH
+QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
+{
+    QUANT__PICK(quant__exec, (p));
+}
+#  endif
+#  if QUANT__SIMD_ANY
+#    define quant__exec QUANT__BK(quant__exec)
+#  endif
+
+#endif
+
+#if QUANT__PART == 2
+#if QUANT__DISPATCH
+#  if defined(__clang__)
+#    pragma clang attribute pop
+#  else
+#    pragma GCC pop_options
+#  endif
+#endif
+#undef quant__add
+#undef quant__addi
+#undef quant__and
+#undef quant__any
+#undef quant__any_nan4
+#undef quant__asf
+#undef quant__asi
+#undef quant__cvt
+#undef quant__dec64
+#undef quant__dec64_init
+#undef quant__div
+#undef quant__div_fma
+#undef quant__mul_add
+#undef quant__eq
+#undef quant__f8_bytes
+#undef quant__f8_order
+#undef quant__f8tab
+#undef quant__gt
+#undef quant__i2f
+#undef quant__ld8
+#undef quant__ldf
+#undef quant__ldi
+#undef quant__max
+#undef quant__min
+#undef quant__mini
+#undef quant__mul
+#undef quant__neon_scales_ok
+#undef quant__or
+#undef quant__sel
+#undef quant__setf
+#undef quant__seti
+#undef quant__simd_f32_to_f8
+#undef quant__simd_f32_to_i8
+#undef quant__simd_f32_to_i8_rows
+#undef quant__simd_i8_to_f32_rows
+#undef quant__simd_f8_to_f32
+#undef quant__simd_i32_to_f32
+#undef quant__simd_i8_to_f32
+#undef quant__simd_recip
+#undef quant__simd_scales_valid
+#undef quant__sll
+#undef quant__srl
+#undef quant__st8
+#undef quant__st8x4
+#undef quant__stf
+#undef quant__stf_nt
+#undef quant__subi
+#undef quant__v_f16_round_abs
+#undef quant__v_f32_to_f8_body
+#undef quant__v_f32_to_i8_body
+#undef quant__v_f8_dec
+#undef quant__v_f8_enc
+#undef quant__v_f8_to_f32_body
+#undef quant__v_i32_to_f32_body
+#undef quant__v_i8_to_f32_body
+#undef quant__v_q_int
+#undef quant__v_quotient
+#undef quant__v_scale_at
+#undef quant__v_zp_fast
+#undef quant__vf
+#undef quant__vi
+#undef quant__vm
+#undef quant__zero_nan
+#undef quant__v_w4_body
+#undef quant__v_w4_run
+#undef quant__v_f16
+#undef quant__v_bf16
+#undef quant__zip
+#undef quant__ld16
+#undef quant__ld_bf16
+#undef quant__st16
+#undef quant__v_from_f16
+#undef quant__v_to_half
+#undef quant__v_widen16
+#undef quant__simd_widen16
+#undef quant__simd_gather32
+#undef quant__tr4x4
+#undef quant__simd_narrow16
+#undef quant__simd_half_to_i8
+#undef quant__v_half_to_i8
+#undef quant__v_load
+#undef quant__w4_lut
+#undef quant__v_ph
+#undef quant__w4_lut_g32
+#undef quant__w4_lut_f32a
+#undef quant__w4_table
+#undef quant__w4_idx16
+#undef QUANT__W4_LUT
+#undef QUANT__W4_LUT_F32
+#undef quant__simd_w4
+#undef quant__simd_f4_row
+#undef quant__bk_st
+#undef quant__bk_tab
+#undef quant__bk_nib32
+#undef quant__bk_lin
+#undef quant__bk_dm
+#undef quant__bk_i8
+#undef quant__bk_h
+#undef quant__simd_blk_dec
+#undef quant__f4_pow2_block
+#undef quant__simd_f4_enc
+#undef quant__simd_f4_enc_g
+#undef quant__simd_mx4_fused
+#undef quant__v_f4_codes
+#undef quant__v_f4_store
+#undef quant__f4_g16_pairs
+#undef quant__f4_g16_pairs_bf16i
+#undef quant__v_lo
+#undef quant__v_hi
+#undef quant__v_minmax_body
+#undef quant__v_minmax_cols_body
+#undef quant__simd_minmax
+#undef quant__simd_minmax_cols
+#undef quant__simd_minmax_groups
+#undef quant__v_minmax_groups_body
+#undef quant__v_hlo
+#undef QUANT__NEON32
+#undef quant__v_hhi
+#undef quant__v_h4
+#undef quant__run_rows
+#undef quant__v_i8_to_f32_x4
+#undef quant__v_f32_to_i8_zvec
+#undef quant__v_f32_to_i8_x4
+#undef quant__v_f32_to_i8_x4f
+#undef quant__v_f32_to_f8_x4
+#undef quant__exec
+#undef quant__kernel
+#undef quant__layout
+#undef quant__run
+#undef quant__run_short
+#undef QUANT__SFX
+#undef QUANT__W
+#undef QUANT__VFENCE
+#undef QUANT__SCALES_OK
+#undef QUANT__NAN_CHEAP
+#undef QUANT__HAS_FMA
+#undef QUANT__CVT_NEEDS_RANGE
+#undef QUANT__NAN_KEEPS_SIGN
+#undef QUANT__VEC_IF
+#ifdef QUANT__F8_DEC64
+#  undef QUANT__F8_DEC64
+#endif
+#elif QUANT__PART == 3
+#  undef QUANT__PICK
+#elif QUANT__PART == 4
+
+/* ======================================================================== */
+/*  >>ops  Validation and the op layer                                      */
+/* ======================================================================== */
+
+/* bytes per element; 4-bit types count as 1 here (see quant__bytes) */
+QUANT__PRIVATE size_t quant__dtype_size(unsigned t)
+{
+    switch (t) {
+    case QUANT_F32: case QUANT_S32: return 4;
+    case QUANT_F16: case QUANT_BF16: case QUANT_S16: return 2;
+    case QUANT_S8: case QUANT_U8: case QUANT_F8_E4M3: case QUANT_F8_E5M2: case QUANT_S4: case QUANT_U4:
+    case QUANT_F4_E2M1: case QUANT_E8M0: case QUANT_S2: case QUANT_U2: return 1;
+    default: return quant__blk(t) ? 1u : 0u; /* blocks: byte-aligned */
+    }
+}
+
+QUANT__PRIVATE int quant__is_4bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S4 || t == QUANT_U4); }
+QUANT__PRIVATE int quant__is_f4(unsigned t) { return QUANT__MX && t == QUANT_F4_E2M1; }
+/* packed two to a byte: s4, u4, f4_e2m1 */
+QUANT__PRIVATE int quant__is_nib(unsigned t) { return quant__is_4bit(t) || quant__is_f4(t); }
+QUANT__PRIVATE int quant__is_2bit(unsigned t) { return QUANT__4BIT && (t == QUANT_S2 || t == QUANT_U2); }
+/* log2 of the elements a byte holds: 1 packed two to a byte, 2 four to a
+   byte (s2, u2), 0 for the byte-sized types */
+QUANT__PRIVATE unsigned quant__pk(unsigned t) { return quant__is_2bit(t) ? 2u : quant__is_nib(t) ? 1u : 0u; }
+/* the packed integer types, s4, u4, s2, u2: quantized through s8/u8 */
+QUANT__PRIVATE int quant__is_pint(unsigned t) { return quant__is_4bit(t) || quant__is_2bit(t); }
+QUANT__PRIVATE int quant__is_float(unsigned t) { return t == QUANT_F32 || (QUANT__HALF && (t == QUANT_F16 || t == QUANT_BF16)); }
+/* the float side of a plan is f32 (always, without 16-bit floats) */
+#define QUANT__F32_SIDE(p) (!QUANT__HALF || (p)->fdtype == QUANT_F32)
+
+/* the bytes n elements of t occupy: packed types hold 2 or 4 a byte */
+QUANT__PRIVATE size_t quant__bytes(unsigned t, size_t n)
+{
+    const unsigned sh = quant__pk(t);
+#if QUANT__BLOCKS
+    if (quant__blk(t)) return n / quant__blk(t) * quant__blk_bytes(t);
+#endif
+    return sh ? (n >> sh) + ((n & ((1u << sh) - 1u)) != 0) : n * quant__dtype_size(t);
+}
+
+/* scale i of the op, widened to f32 */
+QUANT__PRIVATE float quant__scale_at(const quant__plan *p, size_t i)
+{
+    const uint16_t *h = (const uint16_t *)p->sraw;
+    float s;
+    if (QUANT__HALF && p->sdtype == QUANT_F16) s = quant__f16_to_f32(h[i]);
+    else if (QUANT__HALF && p->sdtype == QUANT_BF16) s = quant__bf16_to_f32(h[i]);
+#if QUANT__MX
+    else if (p->sdtype == QUANT_E8M0) s = quant__e8m0_value(((const uint8_t *)p->sraw)[i]);
+    else if (p->sdtype == QUANT_F8_E4M3) s = quant__e4m3_value(((const uint8_t *)p->sraw)[i]);
+#endif
+    else s = ((const float *)p->sraw)[i];
+#if QUANT__MX
+    if (p->tscale != 0.0f) s *= p->tscale; /* fl(s * tensor_scale) */
+#endif
+    return s;
+}
+
+/* *out = a * b; returns 1 when the product passes limit (< 2^63). Both
+   factors are below 2^63, so the product has at most 126 bits; it is
+   built from 32-bit halves because 64-bit division would pull a large
+   helper into firmware. */
+QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint64_t *out)
+{
+    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+    uint64_t mid, p;
+    if (a_hi && b_hi) return 1;                  /* at least 2^64 */
+    mid = a_hi * b_lo + a_lo * b_hi;             /* one of the two terms is 0: no overflow */
+    if (mid >> 32) return 1;
+    p = a_lo * b_lo;
+    if (p + (mid << 32) < p) return 1;           /* carry out of 64 bits */
+    p += mid << 32;
+    if (p > limit) return 1;
+    *out = p;
+    return 0;
+}
+
+/* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
+   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
+                                                                    : (uint64_t)INT64_MAX;
+    uint64_t n = 1;
+    int i, zero = 0;
+    if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
+        if (t->dims[i] == 0) zero = 1;
+    }
+    if (zero) { *count = 0; return QUANT_OK; }
+    for (i = 0; i < t->rank; ++i) {
+        const uint64_t d = (uint64_t)t->dims[i];
+        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
+            n *= d;
+            if (n > limit) return QUANT_ERR_SHAPE;
+        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
+    }
+    if (n > limit >> (esize == 4 ? 2 : esize == 2 ? 1 : 0)) return QUANT_ERR_SHAPE; /* bytes (no 64-bit division) */
+    *count = (size_t)n;
+    return QUANT_OK;
+}
+
+/* f32 and s32 elements are read as such, so their data must sit on a
+   4-byte boundary, f16 and bf16 on a 2-byte one (8- and 4-bit data may
+   sit anywhere) */
+QUANT__PRIVATE int quant__aligned(const quant_tensor *t)
+{
+    return ((uintptr_t)t->data & (quant__dtype_size(t->dtype) - 1u)) == 0;
+}
+
+QUANT__PRIVATE quant_status quant__check_attrs(const quant_attrs *a, int uses_lists)
+{
+    if (a->rounding != QUANT_ROUND_EXACT) {
+#ifdef QUANT_ONLY_EXACT
+        return QUANT_ERR_ATTR;
+#else
+        if (a->rounding != QUANT_ROUND_ONEDNN && a->rounding != QUANT_ROUND_ONNX &&
+            a->rounding != QUANT_ROUND_TORCH)
+            return QUANT_ERR_ATTR;
+#endif
+    }
+    if ((a->f8_overflow != QUANT_F8_SATURATE && a->f8_overflow != QUANT_F8_INF_NAN) ||
+        (a->on_error != QUANT_ON_ERROR_UNTOUCHED && a->on_error != QUANT_ON_ERROR_PARTIAL))
+        return QUANT_ERR_ATTR;
+    if (a->qtype != QUANT_PER_TENSOR && a->qtype != QUANT_PER_CHANNEL && !(QUANT__GROUPS && a->qtype == QUANT_PER_GROUP))
+        return QUANT_ERR_QTYPE;
+    if (uses_lists) {
+        if (a->scales == NULL) return QUANT_ERR_NULL;
+        if (a->zps == NULL && a->n_zps > 0) return QUANT_ERR_NULL;
+        if (a->zps != NULL && a->n_zps == 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+/* Entries of the scale grid along dim d per group: ceil(dims[d] / g[d]). */
+QUANT__PRIVATE uint64_t quant__grid_dim(const quant_tensor *src, const quant_attrs *a, int d)
+{
+    const uint64_t n = (uint64_t)src->dims[d], g = (uint64_t)a->group_shape[d];
+    return n / g + (n % g != 0);
+}
+
+/* src and dst: dtypes, ranks, shapes, data pointers; fills the plan's
+   layout. */
+/* inlined into each caller: a frame of its own would deepen the ops' stack */
+QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const quant_tensor *dst,
+                                                 const quant_attrs *a, int quantize, unsigned qdt,
+                                                 quant__plan *p, size_t *count, uint64_t *channels)
+{
+    /* qdt is the quantized side's dtype: dst's or src's, or for choosing
+       scales (where dst is src) the type they are chosen for */
+    const quant_tensor *f = quantize ? src : dst;
+    size_t n;
+    quant_status st;
+    int i, axis = 0;
+
+    if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__pk(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
+        !(qdt == QUANT_S32 && !quantize) && !quant__blk(qdt))
+        return QUANT_ERR_DTYPE;
+#ifdef QUANT_NO_F8
+    if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
+#endif
+    /* src is counted with the larger element size, dst only compared with
+       it: equal dims make an equal count */
+    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
+                                               ? quant__dtype_size(f->dtype) : quant__dtype_size(qdt)),
+                           &n)) != QUANT_OK)
+        return st;
+    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < src->rank; ++i)
+        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if (quant__blk(qdt)) { /* whole blocks along the last dim, one op per tensor */
+        if (a->qtype != QUANT_PER_TENSOR) return QUANT_ERR_QTYPE;
+        if (src->rank == 0 || ((uint64_t)src->dims[src->rank - 1] & (quant__blk(qdt) - 1u))) return QUANT_ERR_SHAPE;
+    }
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
+
+    p->quantize = (unsigned char)quantize;
+    p->qdtype = (unsigned char)qdt;
+    p->strided = 0; /* quant__check_memory sets it */
+    p->src = src->data;
+    p->dst = dst->data;
+    p->outer = 1;
+    p->channels = 1;
+    p->inner = n;
+    *channels = 1;
+    if (a->qtype == QUANT_PER_CHANNEL) {
+        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
+            return QUANT_ERR_AXIS;
+        axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
+        /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
+           and the scale count is checked against it as given */
+        *channels = (uint64_t)src->dims[axis];
+        if (n == 0) {
+            p->outer = p->channels = p->inner = 0; /* nothing to run */
+        } else {
+            /* every dim divides n <= SIZE_MAX: the products fit */
+            p->channels = (size_t)src->dims[axis];
+            p->inner = 1;
+            for (i = axis + 1; i < src->rank; ++i) p->inner *= (size_t)src->dims[i];
+            for (i = 0; i < axis; ++i) p->outer *= (size_t)src->dims[i];
+        }
+    }
+    if (QUANT__GROUPS && a->qtype == QUANT_PER_GROUP) {
+        for (i = 0; i < QUANT_MAX_RANK; ++i)
+            if (i < src->rank ? a->group_shape[i] < 1 : a->group_shape[i] != 0) return QUANT_ERR_ATTR;
+        /* the grid has at most n entries, or none when n is 0 */
+        *channels = n > 0;
+        for (i = 0; i < src->rank && n > 0; ++i) *channels *= quant__grid_dim(src, a, i);
+    }
+    p->qtype = (unsigned char)a->qtype;
+    p->fdtype = (unsigned char)f->dtype;
+    p->rank = (unsigned char)src->rank;
+    p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
+    p->dims = src->dims;
+    p->group = a->group_shape;
+    p->general = f->dtype != QUANT_F32 || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
+    if (quant__blk(qdt)) p->general = 2; /* quant__run_blocks */
+    p->tscale = 0.0f; /* quant__check_scales sets it */
+    *count = n;
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE quant_status quant__check_scale_values(const float *s, size_t n)
+{
+    if (n == 0) return QUANT_OK; /* s may be NULL then, and NULL + 0 is not C */
+    return quant__scales_valid(s, n) ? QUANT_OK : QUANT_ERR_SCALE_VALUE;
+}
+
+/* Whether a scales or zero-point tensor has the grid's shape: rank 1 (or
+   0 per tensor); per group, rank(src) with the grid's dims, or rank 1 when
+   the grid has at most one dim above 1 (rank 0 when it has none). The
+   element count is checked apart. */
+QUANT__PRIVATE int quant__grid_shape_ok(const quant_tensor *t, const quant_tensor *src, const quant_attrs *a)
+{
+    int d, big = 0;
+    if (!QUANT__GROUPS || a->qtype != QUANT_PER_GROUP) return t->rank == 1 || (t->rank == 0 && a->qtype == QUANT_PER_TENSOR);
+    if (t->rank == src->rank) {
+        for (d = 0; d < src->rank; ++d)
+            if (t->dims[d] < 0 || (uint64_t)t->dims[d] != quant__grid_dim(src, a, d)) return 0;
+        return 1;
+    }
+    for (d = 0; d < src->rank; ++d) big += quant__grid_dim(src, a, d) > 1;
+    return (t->rank == 1 && big <= 1) || (t->rank == 0 && big == 0);
+}
+
+/* Zero-point count: 1 per tensor; 1 or C per channel; 1 or the grid's per group. */
+QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
+{
+    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
+    return n == 1 || (uint64_t)n == channels;
+}
+
+QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->n_zps; ++i) {
+        if (p->zp_kind == QUANT__ZP_I64) {
+            const int64_t z = ((const int64_t *)p->zps)[i];
+            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
+        }
+        if ((quant__is_f8(p->qdtype) || quant__is_f4(p->qdtype)) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+    }
+    return QUANT_OK;
+}
+
+QUANT__PRIVATE int quant__overlap(const void *a, size_t na, const void *b, size_t nb)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (na == 0 || nb == 0) return 0;
+    return x < y + nb && y < x + na;
+}
+
+QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
+{
+    static const unsigned by_rounding[4] = {
+        QUANT__F_ZP_BEFORE,                  /* exact  */
+        QUANT__F_RECIP | QUANT__F_ZP_BEFORE, /* onednn */
+        0,                                   /* onnx   */
+        QUANT__F_RECIP                       /* torch  */
+    };
+    unsigned f = by_rounding[a->rounding];
+    if (q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2) f |= QUANT__F_U8;
+    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+    if (QUANT__S16 && q == QUANT_S16) f |= QUANT__F_S16;
+    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
+    return f;
+}
+
+/* The plan's scales (sraw) read as floats, and their values checked. */
+QUANT__PRIVATE quant_status quant__scale_values(quant__plan *plan)
+{
+    size_t i;
+    if (plan->sdtype == QUANT_F32 && plan->tscale == 0.0f) {
+        plan->scales = (const float *)plan->sraw;
+        return quant__check_scale_values(plan->scales, plan->n_scales);
+    }
+    plan->scales = NULL;
+    for (i = 0; i < plan->n_scales; ++i) {
+        /* as the op reads them: widened, decoded, folded with tensor_scale */
+        float sc = quant__scale_at(plan, i);
+#if QUANT__MX
+        if (plan->sdtype == QUANT_F8_E4M3 && sc < 0.0f) sc = 0.0f; /* NVFP4 scales are positive: as bad as 0 */
+#endif
+        if (!quant__scalar_scales_valid(&sc, 1)) return QUANT_ERR_SCALE_VALUE;
+    }
+    return QUANT_OK;
+}
+
+/* The scales, from a tensor (dynamic ops) or the attrs' list. Inlined,
+   as are the next two, so that validation stays one frame deep. */
+QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
+                                               const quant_tensor *scales_t, uint64_t channels)
+{
+    size_t n_sc;
+    plan->sdtype = QUANT_F32;
+    if (a->tensor_scale != 0.0f) { /* +-0: none */
+        const float t = a->tensor_scale;
+        if (!QUANT__MX) return QUANT_ERR_ATTR;
+        if (!(t >= quant__float(0x00800000u) && t <= quant__float(0x7F7FFFFFu))) return QUANT_ERR_SCALE_VALUE;
+        plan->tscale = t;
+    }
+    if (scales_t) {
+        if (!quant__is_float(scales_t->dtype) &&
+            !(QUANT__MX && (scales_t->dtype == QUANT_E8M0 || scales_t->dtype == QUANT_F8_E4M3)))
+            return QUANT_ERR_SCALES;
+        if (!quant__grid_shape_ok(scales_t, src, a)) return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
+        plan->sdtype = (unsigned char)scales_t->dtype;
+        plan->sraw = scales_t->data;
+    } else {
+        n_sc = a->n_scales;
+        plan->sraw = a->scales;
+    }
+    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
+    plan->n_scales = n_sc;
+    if (plan->sdtype != QUANT_F32 || plan->tscale != 0.0f) plan->general = 1;
+    return quant__scale_values(plan);
+}
+
+/* The zero points: a tensor (dynamic ops, optional), the attrs' list
+   (static ops, optional), or none. */
+QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs *a, const quant_tensor *src,
+                                            int dynamic, const quant_tensor *zps_t, uint64_t channels)
+{
+    size_t n_zp;
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
+    if (dynamic && zps_t != NULL) {
+        if (zps_t->dtype == QUANT_S8) plan->zp_kind = QUANT__ZP_S8;
+        else if (zps_t->dtype == QUANT_U8) plan->zp_kind = QUANT__ZP_U8;
+        else if (zps_t->dtype == QUANT_S32) plan->zp_kind = QUANT__ZP_S32;
+        else if (QUANT__S16 && zps_t->dtype == QUANT_S16) plan->zp_kind = QUANT__ZP_S16;
+        else if (quant__is_pint(zps_t->dtype))
+            plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : zps_t->dtype == QUANT_U4 ? QUANT__ZP_U4
+                          : zps_t->dtype == QUANT_S2 ? QUANT__ZP_S2 : QUANT__ZP_U2;
+        else return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        /* the grid's shape, or one zero point for the whole tensor */
+        if (!quant__grid_shape_ok(zps_t, src, a) &&
+            !(a->qtype == QUANT_PER_GROUP && n_zp == 1 && (zps_t->rank <= 1 || zps_t->rank == src->rank)))
+            return QUANT_ERR_ZPS;
+        if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
+        if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
+        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
+        plan->zps = zps_t->data;
+        plan->n_zps = n_zp;
+    } else if (!dynamic && a->zps != NULL) {
+        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
+        plan->zps = a->zps;
+        plan->zp_kind = QUANT__ZP_I64;
+        plan->n_zps = a->n_zps;
+    }
+    return quant__check_zp_values(plan);
+}
+
+/* the size of a plan's zero points */
+QUANT__PRIVATE size_t quant__zp_bytes(const quant__plan *plan)
+{
+    return plan->zp_kind == QUANT__ZP_I64   ? 8u * plan->n_zps
+         : plan->zp_kind == QUANT__ZP_S32   ? 4u * plan->n_zps
+         : QUANT__S16 && plan->zp_kind == QUANT__ZP_S16 ? 2u * plan->n_zps
+         : plan->zp_kind >= QUANT__ZP_S2    ? quant__bytes(QUANT_S2, plan->n_zps)
+         : plan->zp_kind >= QUANT__ZP_S4    ? quant__bytes(QUANT_S4, plan->n_zps) : plan->n_zps;
+}
+
+/* dst must not overlap what the op still has to read */
+/* Whether strides st (rank entries; NULL: none) make t other than dense
+   row-major (a dim of one element may have any stride but a negative
+   one). t's count fits. */
+QUANT__NOINLINE int quant__strided(const quant_tensor *t, const int64_t *st)
+{
+    int64_t dense = 1;
+    int i, any = 0, differ = 0;
+    if (st == NULL) return 0;
+    for (i = 0; i < t->rank; ++i)
+        if (t->dims[i] == 0) { /* empty: its dims' product is unchecked; only a negative stride counts */
+            for (i = 0; i < t->rank; ++i) differ |= st[i] < 0;
+            return differ;
+        }
+    for (i = t->rank - 1; i >= 0; --i) {
+        any |= st[i] != 0;
+        differ |= st[i] < 0 || (t->dims[i] > 1 && st[i] != dense);
+        dense *= t->dims[i] > 0 ? t->dims[i] : 1;
+    }
+    return any && differ;
+}
+
+#ifndef QUANT_NO_STRIDES
+/* A strided tensor t: its strides' rules (see STRIDED TENSORS;
+   own_addresses for dst), and, with n > 0 elements, the bytes from its
+   first element to its last into *bytes. */
+QUANT__NOINLINE quant_status quant__check_strides(const quant_tensor *t, const int64_t *st, int own_addresses, size_t n,
+                                                 size_t *bytes)
+{
+    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX;
+    uint64_t last = 0, reach = 0, step;
+    int i, k, prev = -1;
+    for (i = 0; i < t->rank; ++i)
+        if (st[i] < 0) return QUANT_ERR_STRIDE;
+    if (n == 0) return QUANT_OK;
+    for (i = 0; i < t->rank; ++i) {
+        if (t->dims[i] <= 1) continue;
+        if (quant__mul_over((uint64_t)(t->dims[i] - 1), (uint64_t)st[i], limit, &step) || step > limit - last)
+            return QUANT_ERR_SHAPE;
+        last += step;
+    }
+    if (last + 1 > limit / quant__dtype_size((unsigned)t->dtype)) return QUANT_ERR_SHAPE;
+    /* a packed tensor's strides count elements (nibbles, 2-bit fields) */
+    *bytes = quant__pk((unsigned)t->dtype) ? (size_t)(last >> quant__pk((unsigned)t->dtype)) + 1
+                                           : (size_t)((last + 1) * quant__dtype_size((unsigned)t->dtype));
+    if (!own_addresses) return QUANT_OK;
+    /* the dims of more than one element, smallest stride first (ties by
+       index): each stride must pass the last element the previous ones
+       reach, so no two index tuples meet */
+    for (k = 0; k < t->rank; ++k) {
+        int next = -1;
+        for (i = 0; i < t->rank; ++i) {
+            if (t->dims[i] <= 1) continue;
+            if (prev >= 0 && (st[i] < st[prev] || (st[i] == st[prev] && i <= prev)))
+                continue;
+            if (next < 0 || st[i] < st[next]) next = i;
+        }
+        if (next < 0) break;
+        if ((uint64_t)st[next] <= reach) return QUANT_ERR_STRIDE;
+        reach += (uint64_t)(t->dims[next] - 1) * (uint64_t)st[next]; /* <= last: no overflow */
+        prev = next;
+    }
+    return QUANT_OK;
+}
+#endif
+
+QUANT__INLINE quant_status quant__check_memory(quant__plan *plan, const quant_tensor *src,
+                                               const quant_tensor *dst, size_t n, const quant_attrs *a)
+{
+    size_t sbytes = quant__bytes(src->dtype, n), dbytes = quant__bytes(dst->dtype, n);
+    const size_t zbytes = quant__zp_bytes(plan);
+    quant_status st;
+#ifdef QUANT_NO_STRIDES
+    if (a->src_strides || a->dst_strides) return QUANT_ERR_STRIDE; /* no strided path */
+    (void)st;
+#else
+    if (quant__blk(plan->qdtype) && (quant__strided(src, a->src_strides) || quant__strided(dst, a->dst_strides)))
+        return QUANT_ERR_STRIDE; /* blocks are dense */
+    if (quant__strided(src, a->src_strides)) {
+        if ((st = quant__check_strides(src, a->src_strides, 0, n, &sbytes)) != QUANT_OK) return st;
+        plan->strided |= 1;
+    }
+    if (quant__strided(dst, a->dst_strides)) {
+        if ((st = quant__check_strides(dst, a->dst_strides, 1, n, &dbytes)) != QUANT_OK) return st;
+        plan->strided |= 2;
+    }
+    if (n == 0) plan->strided = 0; /* nothing runs */
+#endif
+    if (quant__overlap(src->data, sbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (quant__overlap(plan->sraw, quant__bytes(plan->sdtype, plan->n_scales), dst->data, dbytes))
+        return QUANT_ERR_OVERLAP;
+    if (plan->zps && quant__overlap(plan->zps, zbytes, dst->data, dbytes)) return QUANT_ERR_OVERLAP;
+    if (plan->zp_kind >= (QUANT__S16 ? QUANT__ZP_S16 : QUANT__ZP_S4)) plan->general = 1; /* s16 and packed zero points */
+    return QUANT_OK;
+}
+
+#if QUANT__BLOCKS
+/* A block type's op takes no scales, zero points or tensor scale: each
+   block holds its own. */
+QUANT__NOINLINE quant_status quant__check_blocks(quant__plan *plan, const quant_attrs *a, int dynamic,
+                                                const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    if (dynamic ? scales_t != NULL : (a->scales != NULL || a->n_scales != 0)) return QUANT_ERR_SCALES;
+    if (dynamic ? zps_t != NULL : (a->zps != NULL || a->n_zps != 0)) return QUANT_ERR_ZPS;
+    if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR;
+    plan->sdtype = QUANT_F32;
+    plan->sraw = NULL;
+    plan->scales = NULL;
+    plan->n_scales = 0;
+    plan->zps = NULL;
+    plan->zp_kind = QUANT__ZP_NONE;
+    plan->n_zps = 0;
+    plan->tscale = 0.0f;
+    return QUANT_OK;
+}
+#endif
+
+/* what a NULL attrs stands for */
+static const quant_attrs quant__defaults = { QUANT_PER_TENSOR, 1, NULL, 0, NULL, 0, QUANT_ROUND_EXACT, QUANT_F8_SATURATE, { 0 },
+                                            QUANT_ON_ERROR_UNTOUCHED, NULL, NULL, 0.0f };
+
+/* Shared by all four operations: static and dynamic ops differ only in
+   where scales and zero points come from (attrs lists, or tensors). */
+QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tensor *src, quant_tensor *dst,
+                                            const quant_attrs *attrs, int quantize, int dynamic,
+                                            const quant_tensor *scales_t, const quant_tensor *zps_t)
+{
+    const quant_attrs *a = attrs ? attrs : &quant__defaults;
+    size_t n;
+    uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
+    quant_status st;
+    unsigned blk;
+
+    if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+    blk = quant__blk((quantize ? dst : src)->dtype);
+    if (dynamic && scales_t == NULL && !blk) return QUANT_ERR_NULL;
+    if ((st = quant__check_attrs(a, !dynamic && !blk)) != QUANT_OK) return st;
+    if ((st = quant__check_tensors(src, dst, a, quantize, (unsigned)(quantize ? dst : src)->dtype, plan, &n, &channels)) != QUANT_OK)
+        return st;
+
+#if QUANT__BLOCKS
+    if (blk) {
+        if ((st = quant__check_blocks(plan, a, dynamic, scales_t, zps_t)) != QUANT_OK) return st;
+    } else
+#endif
+    {
+        if ((st = quant__check_scales(plan, a, src, dynamic ? scales_t : NULL, channels)) != QUANT_OK) return st;
+        if ((st = quant__check_zps(plan, a, src, dynamic, zps_t, channels)) != QUANT_OK) return st;
+    }
+    if ((st = quant__check_memory(plan, src, dst, n, a)) != QUANT_OK) return st;
+
+    plan->flags = (unsigned short)quant__flags(a, plan->qdtype);
+    if (QUANT__HALF && !quantize && dst->dtype == QUANT_BF16 && a->rounding == QUANT_ROUND_ONEDNN) plan->flags |= QUANT__F_BF16_FTZ;
+    return QUANT_OK;
+}
+
+#if QUANT__BLOCKS
 /* Blocks b0 .. b1-1 of a block-type op, through an f32 block on the stack
    when the float side is 16-bit */
 QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b1)
@@ -6274,8 +6526,15 @@ QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b
 #endif
             quant__blk_encode(t, x, (uint8_t *)p->dst + b * bb);
         } else if (QUANT__F32_SIDE(p)) {
+            if (quant__blk_deck(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be, b1 - b, 0u)) return;
             quant__blk_decode(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be);
         } else {
+#if QUANT__HALF
+            if (!(p->flags & QUANT__F_BF16_FTZ) &&
+                quant__blk_deck(t, (const uint8_t *)p->src + b * bb, (uint16_t *)p->dst + b * be, b1 - b,
+                                p->fdtype == QUANT_BF16 ? 1u : 2u))
+                return;
+#endif
             quant__blk_decode(t, (const uint8_t *)p->src + b * bb, buf);
 #if QUANT__HALF
             {
