@@ -6476,10 +6476,16 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
     size_t n;
     uint64_t channels; /* dims[axis] as given: an empty tensor's may pass SIZE_MAX */
     quant_status st;
+#if QUANT__BLOCKS
     unsigned blk;
+#else
+    const unsigned blk = 0;
+#endif
 
     if (src == NULL || dst == NULL) return QUANT_ERR_NULL;
+#if QUANT__BLOCKS
     blk = quant__blk((quantize ? dst : src)->dtype);
+#endif
     if (dynamic && scales_t == NULL && !blk) return QUANT_ERR_NULL;
     if ((st = quant__check_attrs(a, !dynamic && !blk)) != QUANT_OK) return st;
     if ((st = quant__check_tensors(src, dst, a, quantize, (unsigned)(quantize ? dst : src)->dtype, plan, &n, &channels)) != QUANT_OK)

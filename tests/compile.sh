@@ -37,7 +37,7 @@ for cc in gcc clang; do
         try "run $cc QUANT_NO_4BIT ... $simd" "$out/cfg4"
     done
     # QUANT_MINIMAL alone, and with each feature kept back by its QUANT_WITH_ macro
-    for with in "" F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16; do
+    for with in "" F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16 BLOCKS; do
         d=""; [ -n "$with" ] && d=-DQUANT_WITH_$with
         try "$cc QUANT_MINIMAL $d" $cc -std=c99 -O1 $warn $d -I"$src" "$src/tests/config_minimal.c" -o "$out/cfgmin"
         try "run $cc QUANT_MINIMAL $d" "$out/cfgmin"

@@ -144,6 +144,28 @@ int main(void)
     }
     tq.dtype = QUANT_S8;
 
+    {
+        /* one q8_0 block of -16 .. 15: d = 16/127, element 31 is rne(15 * 127/16) = 119 */
+        float xb[32];
+        uint8_t blk[34];
+        int i;
+        quant_tensor tx = { QUANT_F32, 1, { 32 }, xb }, tb = { (quant_dtype)QUANT_Q8_0, 1, { 32 }, blk };
+        for (i = 0; i < 32; ++i) xb[i] = (float)(i - 16);
+        memset(blk, 0xA5, sizeof blk);
+#ifdef QUANT_WITH_BLOCKS
+        a.scales = NULL; /* a block holds its own */
+        a.n_scales = 0;
+#endif
+        st = quant_quantize(&tx, &tb, &a);
+#ifdef QUANT_WITH_BLOCKS
+        expect(st == QUANT_OK && blk[33] == 119 && (int8_t)blk[2] == -127, "blocks kept");
+#else
+        expect(st == QUANT_ERR_DTYPE && blk[0] == 0xA5 && blk[33] == 0xA5, "blocks left out");
+#endif
+        a.scales = &s;
+        a.n_scales = 1;
+    }
+
     a.src_strides = strides;
     st = quant_quantize(&tf, &tq, &a);
 #ifdef QUANT_WITH_STRIDES

@@ -3,7 +3,7 @@
 # -Os for the target in CC, checked against the firmware budgets, on a core
 # with an FPU: the whole library but the choose pair, quant_explain and the
 # strided path and the families of SPEC section 7 (QUANT_NO_CHOOSE
-# QUANT_NO_EXPLAIN QUANT_NO_STRIDES QUANT_NO_MX QUANT_NO_S16) <= 12 KiB
+# QUANT_NO_EXPLAIN QUANT_NO_STRIDES QUANT_NO_MX QUANT_NO_S16 QUANT_NO_BLOCKS) <= 12 KiB
 # of .text + .rodata (with them: reported, not held to a budget), the
 # smallest configuration (QUANT_MINIMAL) <= 4 KiB, and what each
 # QUANT_WITH_ macro adds to it (reported); everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
@@ -95,11 +95,11 @@ measure() { # name, file, extra flags -> prints "text rodata runtime data"
 }
 
 minimal="-DQUANT_MINIMAL"
-withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16"
+withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16 BLOCKS"
 echo "flash size at -Os ($cc), bytes:"
 printf '  %-46s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
 set -- "all|all.c|" "all but choose, explain, strides|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES" \
-       "all but choose, explain, strides, MX, S16|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16" \
+       "all but choose, explain, strides, MX, S16, blocks|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16 -DQUANT_NO_BLOCKS" \
        "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
        "all, QUANT_MINIMAL|all.c|$minimal"
 # what each feature adds back to the minimal build
@@ -118,7 +118,7 @@ for cfg in "$@"; do
     esac
     [ "$4" -ne 0 ] && { echo "FAIL: $name has $4 bytes of .data/.bss"; fail=1; }
     case "$name" in
-        "all but choose, explain, strides, MX, S16") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
+        "all but choose, explain, strides, MX, S16, blocks") [ $has_fpu -eq 1 ] && [ $total -gt 12288 ] && { echo "FAIL: whole library $total > 12288 bytes"; fail=1; } ;;
         "all, QUANT_MINIMAL") min_total=$total
             [ $has_fpu -eq 1 ] && [ $total -gt 4096 ] && { echo "FAIL: minimal $total > 4096 bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt 1024 ] && { echo "FAIL: one row kernel $1 > 1024 bytes"; fail=1; } ;;
@@ -127,10 +127,11 @@ done
 
 # stack: every function's frame from -fstack-usage, chains from -fcallgraph-info
 # shellcheck disable=SC2086
-# held to the budget without the strided path and the MX family; each of
+# held to the budget without the strided path, the MX family and the block
+# formats; each of
 # them reported apart
 for pass in core mx strides; do
-case $pass in core) flags="-DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16" ;; mx) flags=-DQUANT_NO_STRIDES ;; *) flags= ;; esac
+case $pass in core) flags="-DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16 -DQUANT_NO_BLOCKS" ;; mx) flags=-DQUANT_NO_STRIDES ;; *) flags= ;; esac
 # shellcheck disable=SC2086
 (cd "$out" && $cc -std=c99 -Os -ffreestanding -fstack-usage -fcallgraph-info=su $flags -I"$src" -c all.c -o stack.o) || { echo "FAIL: stack build"; exit 1; }
 python3 - "$out/stack.ci" $has_fpu $pass <<'PY' || fail=1
@@ -156,7 +157,7 @@ if sys.argv[3] == 'strides':   # the strided path: reported, not held
     sys.exit(0)
 if sys.argv[3] == 'mx':        # the MX family (f4, e8m0/e4m3 scales): reported, not held
     d = max(depth(f) for f in public if not f.split(':')[-1].startswith('quant_choose_') and not f.endswith('quant_explain'))
-    print(f"  deepest public call chain with the MX family and s16: {d} bytes (no budget)")
+    print(f"  deepest public call chain with the MX family, s16 and the block formats: {d} bytes (no budget)")
     sys.exit(0)
 worst, over = 0, []
 for f in public:
