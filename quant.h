@@ -355,6 +355,46 @@
    gathering from src and scattering to dst through a buffer of 256
    elements when those rows are not contiguous; a plan's units are then
    those rows.
+
+   BLOCK FORMATS (ggml's GGUF blocks)
+
+   QUANT_Q4_0 .. QUANT_NVFP4_BLOCK are ggml's block types, byte for byte
+   as ggml-common.h lays them out (ggml 0.25.1): each block of 32, 64 or
+   256 elements holds its own scales (f16, e8m0, UE4M3 or packed 6-bit).
+
+     dtype          name     block  bytes    dtype          name     block  bytes
+     QUANT_Q4_0     q4_0     32     18       QUANT_Q5_K     q5_K     256    176
+     QUANT_Q4_1     q4_1     32     20       QUANT_Q6_K     q6_K     256    210
+     QUANT_Q5_0     q5_0     32     22       QUANT_Q8_K     q8_K     256    292
+     QUANT_Q5_1     q5_1     32     24       QUANT_IQ4_NL   iq4_nl   32     18
+     QUANT_Q8_0     q8_0     32     34       QUANT_IQ4_XS   iq4_xs   256    136
+     QUANT_Q2_K     q2_K     256    84       QUANT_MXFP4    mxfp4    32     17
+     QUANT_Q3_K     q3_K     256    110      QUANT_NVFP4_BLOCK nvfp4 64     36
+     QUANT_Q4_K     q4_K     256    144
+
+   A tensor of one has its last dim a multiple of the block (else
+   QUANT_ERR_SHAPE), is dense (strides: QUANT_ERR_STRIDE) and takes
+   quant_dtype_bytes(t, elements) bytes, rows of whole blocks. quant_quantize
+   (f32, f16 or bf16 in) and quant_dequantize (f32, f16 or bf16 out) take
+   attrs with no scale or zero-point list (QUANT_ERR_SCALES, QUANT_ERR_ZPS),
+   per_tensor (QUANT_ERR_QTYPE) and no tensor_scale (QUANT_ERR_ATTR); the
+   dynamic ops take NULL for both tensors. A block type is never a scales
+   tensor nor the type the choose pair chooses for (QUANT_ERR_DTYPE). A
+   plan's unit is one block.
+
+   Decoding is ggml's dequantize_row_* bit for bit, for any bytes (NaN and
+   Inf scales included; a NaN comes out as a NaN, its payload unspecified),
+   then rounded once to f16 or bf16 as elsewhere. Encoding is what
+   ggml_quantize_chunk writes with no importance matrix (quantize_row_q8_K_ref
+   for q8_K), bit for bit whatever attrs.rounding says: q8_0 rounds halves
+   away from zero, q4_0 and q5_0 add 8.5 and 16.5 and truncate, mxfp4 takes
+   its exponent from glibc's log2f (which rounds up just below a power of
+   two) and the first of equally near codes, the K types and iq4 search
+   their scales as ggml does. Where ggml's C is undefined (a scale whose
+   reciprocal is infinite, converted to an integer), quant.h writes what
+   x86 builds of ggml write; q8_K's bsums of an all-zero block are 0. The
+   f16 and bf16 sources are widened to f32 first. Every block's arithmetic
+   is f32, operation for operation as ggml's, so no build flag changes it.
 */
 #ifndef QUANT__PART /* the header and the main implementation; the parts are further down */
 #ifndef QUANT_H_INCLUDED
