@@ -4561,6 +4561,18 @@ QUANT__INLINE float quant__gm(float a, float b)
     return p;
 }
 
+/* p + m as x86 adds them in ggml's order: a NaN p is the result, whatever
+   order a compiler puts the operands of the commutative sum in */
+QUANT__INLINE float quant__gadd(float p, float m) { return p != p ? p : p + m; }
+
+/* a / b with x86's default NaN when the quotient is a new NaN (Inf / Inf,
+   0 / 0): -NaN there, +NaN on Arm; IQ4_NL stores such a scale */
+QUANT__INLINE float quant__gdiv(float a, float b)
+{
+    const float q = a / b;
+    return q != q && a == a && b == b ? quant__float(0xFFC00000u) : q;
+}
+
 /* ggml's nearest_int: round to nearest even by adding 1.5 * 2^23 and
    reading the low mantissa bits (for |v| >= 2^22 those bits are what
    ggml reads too) */
@@ -4630,8 +4642,8 @@ QUANT__NOINLINE void quant__blk_decode(unsigned t, const uint8_t *b, float *y)
         for (j = 0; j < 16; ++j) {
             const int x0 = (int)((qs[j] & 15u) | ((qh >> j) << 4 & 16u)) - off;
             const int x1 = (int)((qs[j] >> 4) | ((qh >> (j + 12)) & 16u)) - off;
-            y[j] = has_m ? quant__gm((float)x0, d) + m : (float)x0 * d;
-            y[j + 16] = has_m ? quant__gm((float)x1, d) + m : (float)x1 * d;
+            y[j] = has_m ? quant__gadd(quant__gm((float)x0, d), m) : (float)x0 * d;
+            y[j + 16] = has_m ? quant__gadd(quant__gm((float)x1, d), m) : (float)x1 * d;
         }
         return;
     }
@@ -4762,7 +4774,9 @@ QUANT__PRIVATE unsigned quant__fp4_index(float x, float d)
     float err = quant__gabs(quant__gm((float)quant__kv_fp4[0], d) - x);
     for (i = 1; i < 16; ++i) {
         const float e = quant__gabs(quant__gm((float)quant__kv_fp4[i], d) - x);
-        if (e < err) { best = i; err = e; }
+        const int less = e < err; /* no branch: which code wins is the data's */
+        best = less ? i : best;
+        err = less ? e : err;
     }
     return best;
 }
@@ -5040,7 +5054,7 @@ QUANT__NOINLINE void quant__iq4_block(const float *x, uint8_t *b, int xs)
             sqx += quant__gm(quant__gm(w, q), xb[j]);
             sq2 += quant__gm(quant__gm(w, q), q);
         }
-        d = sq2 > 0 ? sqx / sq2 : 0.0f;
+        d = sq2 > 0 ? quant__gdiv(sqx, sq2) : 0.0f;
         best = quant__gm(d, sqx);
         for (t = -7; t <= 7; ++t) {
             id = (float)(t - 127) / mx;
@@ -5051,7 +5065,7 @@ QUANT__NOINLINE void quant__iq4_block(const float *x, uint8_t *b, int xs)
                 sq2 += quant__gm(quant__gm(w, q), q);
             }
             if (sq2 > 0 && quant__gm(sqx, sqx) > quant__gm(best, sq2)) {
-                d = sqx / sq2;
+                d = quant__gdiv(sqx, sq2);
                 best = quant__gm(d, sqx);
             }
         }
@@ -5120,7 +5134,7 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
             const float is = maxs > 0 ? top / maxs : 0.0f, im = maxm > 0 ? top / maxm : 0.0f;
             for (j = 0; j < 16; ++j) {
                 scb[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
-                if (maxm > 0) scb[j] |= (uint8_t)(quant__gn(quant__gm(im, mn[j])) << 4);
+                if (maxm > 0) scb[j] |= (uint8_t)((unsigned)quant__gn(quant__gm(im, mn[j])) << 4);
             }
             quant__gh_put(b + 80, maxs > 0 ? maxs / top : 0.0f);
             quant__gh_put(b + 82, maxm > 0 ? maxm / top : 0.0f);
@@ -5240,15 +5254,18 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
     }
 }
 
-/* ggml's roundf (halves away from zero) for |v| < 2^23; larger values are
-   integers already */
+/* roundf (halves away from zero) without a branch on the data: |v| + 0.5
+   truncated, except that 0.5 - 2^-25 + 0.5 rounds up to 1; from 2^23 on
+   every float is an integer already (checked on every float against
+   libm's roundf) */
 QUANT__INLINE float quant__roundf(float v)
 {
-    float t;
-    if (!(quant__gabs(v) < 8388608.0f)) return v;
-    t = (float)(int32_t)v;
-    if (quant__gabs(v - t) >= 0.5f) t += v < 0 ? -1.0f : 1.0f;
-    return t;
+    const float a = quant__gabs(v);
+    float r;
+    if (!(a < 8388608.0f)) return v;
+    r = (float)(int32_t)(a + 0.5f);
+    r -= (float)(quant__bits(a) == 0x3EFFFFFFu); /* 0.5 - 2^-25 */
+    return quant__float(quant__bits(r) | (quant__bits(v) & 0x80000000u));
 }
 
 /* One block of type t encoded from x, as ggml_quantize_chunk writes it */
@@ -5374,12 +5391,23 @@ QUANT__INLINE __m512i quant__bk_tab(__m512 t, unsigned o)
 {
     return (o & 3u) == 0 ? _mm512_castps_si512(t) : quant__v_to_half(t, (o & 3u) == 1);
 }
-/* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31 */
+/* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31;
+   16-bit outputs take all 32 in one vpermw */
 QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m512i T, unsigned o)
 {
-    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
-    quant__bk_st(dst, at, _mm512_permutexvar_epi32(_mm512_and_si512(D, _mm512_set1_epi32(15)), T), o);
-    quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)q);
+    if (o & 3u) {
+        const __m256i w = _mm256_cvtepu8_epi16(b);
+        const __m512i i = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(w, _mm256_set1_epi16(15))),
+                                             _mm256_srli_epi16(w, 4), 1);
+        const __m512i v = _mm512_permutexvar_epi16(i, _mm512_castsi256_si512(_mm512_cvtepi32_epi16(T)));
+        if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
+        else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
+    } else {
+        const __m512i D = _mm512_cvtepu8_epi32(b);
+        quant__bk_st(dst, at, _mm512_permutexvar_epi32(_mm512_and_si512(D, _mm512_set1_epi32(15)), T), o);
+        quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
+    }
 }
 /* scale * levels, and + m when has_m, as the scalar code computes them */
 QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
@@ -5387,7 +5415,8 @@ QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
     __m512 p = _mm512_mul_ps(lev, _mm512_set1_ps(d));
     if (!has_m) return p;
     QUANT__VFENCE(p);
-    return _mm512_add_ps(p, _mm512_set1_ps(m));
+    /* a NaN product stays itself, whatever order the compiler adds in */
+    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(p, p, _CMP_UNORD_Q), _mm512_add_ps(p, _mm512_set1_ps(m)), p);
 }
 /* dl * lev - ml (Q2_K, Q4_K, Q5_K) */
 QUANT__INLINE __m512 quant__bk_dm(__m512 lev, float dl, float ml)

@@ -12,7 +12,10 @@
    (no _Float16), as ggml 0.25.1 decodes them, including NaN, Inf,
    subnormal and -0 scales: an f16 NaN decodes to the quiet NaN
    sign | 0x7FC00000 | payload << 13 (ggml's software conversion and F16C
-   both give that).
+   both give that). NaN operands propagate as on x86 (see og_nan_in), so
+   the payloads match x86-64 ggml's too; only a NaN made from non-NaN
+   operands (0 * Inf, Inf - Inf) is the platform's default NaN (x86
+   0xFFC00000, Arm 0x7FC00000).
 
    Types, by index t (quant.h's QUANT_Q4_0 + t):
      0 q4_0  1 q4_1  2 q5_0  3 q5_1  4 q8_0  5 q2_K  6 q3_K  7 q4_K
@@ -75,10 +78,37 @@ OG_UNUSED static uint32_t og_u32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* A NaN operand is returned quieted, the first one when both are NaN (x86
+   SSE's rule, which ggml's compiled code follows with the operands in the
+   order written here), so that which payload comes out does not depend on
+   the order a compiler gives a commutative operation. A NaN the operation
+   makes (Inf - Inf, 0 * Inf) is the hardware's default NaN. */
+OG_UNUSED static int og_nan_in(float a, float b, float *r)
+{
+    uint32_t u;
+    if (a == a && b == b) return 0;
+    memcpy(&u, a != a ? &a : &b, 4);
+    u |= 0x00400000u;
+    memcpy(r, &u, 4);
+    return 1;
+}
+
 /* one binary32 operation each, never fused */
-OG_UNUSED static float og_mul(float a, float b) { return (float)((double)a * (double)b); }
-OG_UNUSED static float og_add(float a, float b) { return (float)((double)a + (double)b); }
-OG_UNUSED static float og_sub(float a, float b) { return (float)((double)a - (double)b); }
+OG_UNUSED static float og_mul(float a, float b)
+{
+    float r;
+    return og_nan_in(a, b, &r) ? r : (float)((double)a * (double)b);
+}
+OG_UNUSED static float og_add(float a, float b)
+{
+    float r;
+    return og_nan_in(a, b, &r) ? r : (float)((double)a + (double)b);
+}
+OG_UNUSED static float og_sub(float a, float b)
+{
+    float r;
+    return og_nan_in(a, b, &r) ? r : (float)((double)a - (double)b);
+}
 
 /* the f32 bits of m * 2^e for 0 < m < 2^24 exactly, the result normal */
 OG_UNUSED static uint32_t og_norm_bits(uint32_t m, int e)

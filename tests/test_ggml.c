@@ -11,8 +11,11 @@
    A vector file, little-endian:
      char magic[8] "QGGMLV1\0"; uint32 block_elems, block_bytes, rows, cols;
      uint8 row_flags[rows] (bit0: the row is exactly bf16 values, bit1:
-     exactly f16); float input[rows * cols]; uint8 encoded[...] (ggml's
-     quantizer); float roundtrip[rows * cols] (ggml's decode of encoded);
+     exactly f16, bit2: x86-64 ggml's bytes for it come from C-undefined
+     behaviour; such rows are checked like the others: quant.h gives
+     those bytes on every platform); float input[rows * cols]; uint8
+     encoded[...] (ggml's quantizer, tests/ggml/gen_vectors.c); float
+     roundtrip[rows * cols] (ggml's decode of encoded);
      uint32 dec_blocks; uint8 blocks[dec_blocks * block_bytes] (any bytes);
      float decoded[dec_blocks * block_elems] (ggml's decode of blocks).
 
