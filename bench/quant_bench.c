@@ -40,6 +40,7 @@
 #include "dispatch_copy.h"
 
 void mx_section(int runs, const char *filter, const float *x, size_t nmax); /* mx_section.c */
+int ggml_section(int runs, const char *filter, const float *x, size_t nmax); /* ggml_section.c: failed checks */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -876,6 +877,7 @@ int main(int argc, char **argv)
         choose_section(quick, runs, filter, cx, cq);
         plan_section(quick, runs, filter, cx, cq);
         mx_section(runs, filter, cx, quick ? 65536u : 16777216u);
+        failures += ggml_section(runs, filter, cx, quick ? 65536u : 16777216u);
         free(cx);
         free(cq);
     }
