@@ -8213,7 +8213,7 @@ QUANT__PRIVATE void quant__say_dtype(quant__line *l, const char *name, const qua
 {
     quant__say(l, name);
     quant__say(l, ": dtype ");
-    if ((unsigned)t->dtype - 1u < (unsigned)QUANT_S16) quant__say(l, quant_dtype_name(t->dtype));
+    if ((unsigned)t->dtype - 1u < (unsigned)(QUANT__BLOCKS ? QUANT_NVFP4_BLOCK : QUANT_S16)) quant__say(l, quant_dtype_name(t->dtype));
     else quant__say_i64(l, (int64_t)t->dtype);
 }
 
@@ -8230,6 +8230,7 @@ QUANT__PRIVATE void quant__say_qtypes(quant__line *l, int s32)
     if (s32 < 2) quant__say(l, ", f8_e4m3, f8_e5m2");
 #endif
     if (QUANT__MX && s32 < 2) quant__say(l, ", f4_e2m1");
+    if (QUANT__BLOCKS && s32 < 2) quant__say(l, ", ggml's blocks q4_0 .. nvfp4");
 }
 
 /* the float types, likewise */
@@ -8298,6 +8299,46 @@ QUANT__PRIVATE void quant__say_tensor_null(quant__line *l, const char *name, con
     (void)t;
 }
 
+#if QUANT__BLOCKS
+/* The lines of the errors a block type has of its own; 0 for the others */
+QUANT__PRIVATE int quant__explain_blocks(quant__line *l, quant_status st, int dynamic, const quant_tensor *src,
+                                         const quant_tensor *dst, const quant_tensor *q, const quant_attrs *a)
+{
+    const char *name = quant_dtype_name(q->dtype);
+    int i;
+    switch (st) {
+    case QUANT_ERR_SHAPE:
+        if (src->rank != dst->rank) return 0;
+        for (i = 0; i < src->rank; ++i)
+            if (src->dims[i] != dst->dims[i] || src->dims[i] < 0) return 0;
+        quant__say(l, "src: ");
+        if (src->rank == 0) quant__say(l, "rank 0");
+        else {
+            quant__say(l, "last dim ");
+            quant__say_i64(l, src->dims[src->rank - 1]);
+        }
+        quant__say(l, "; a ");
+        quant__say(l, name);
+        quant__say(l, " tensor's last dim is whole blocks of ");
+        quant__say_i64(l, (int64_t)quant__blk(q->dtype));
+        return 1;
+    case QUANT_ERR_QTYPE: quant__say(l, "attrs.qtype: "); quant__say_i64(l, a->qtype); break;
+    case QUANT_ERR_SCALES: quant__say(l, dynamic ? "scales: a tensor given" : "attrs.scales: a list given"); break;
+    case QUANT_ERR_ZPS: quant__say(l, dynamic ? "zps: a tensor given" : "attrs.zps: a list given"); break;
+    case QUANT_ERR_ATTR:
+        if (a->tensor_scale == 0.0f) return 0;
+        quant__say(l, "attrs.tensor_scale: given");
+        break;
+    case QUANT_ERR_STRIDE: quant__say(l, "attrs: strides given"); break;
+    default: return 0;
+    }
+    quant__say(l, "; ");
+    quant__say(l, name);
+    quant__say(l, " blocks hold their own scales: per_tensor, no scales, zero points, tensor_scale or strides");
+    return 1;
+}
+#endif
+
 QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, quant_status st, int quantize,
                                          int dynamic, const quant_tensor *src, const quant_tensor *scales,
                                          const quant_tensor *zps, const quant_tensor *dst, const quant_attrs *a)
@@ -8306,6 +8347,10 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
     const quant_tensor *q = src && dst ? (quantize ? dst : src) : NULL;
     size_t n = 0, m = 0;
     if (src && quant__count(src, 1, &n) != QUANT_OK) n = 0;
+#if QUANT__BLOCKS
+    if (q && quant__is_float(f->dtype) && quant__blk(q->dtype) && quant__explain_blocks(l, st, dynamic, src, dst, q, a))
+        return;
+#endif
     switch (st) {
     case QUANT_OK:
         quant__say(l, "ok");

@@ -156,14 +156,44 @@ int main(void)
     t = dst;
     t.dtype = QUANT_F32;
     expect(DQ, &src, &st, NULL, &t, &a, QUANT_ERR_DTYPE,
-           "dst: dtype f32; quantize writes s8, u8, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1");
+           "dst: dtype f32; quantize writes s8, u8, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1, ggml's blocks q4_0 .. nvfp4");
     t = src;
     t.dtype = (quant_dtype)77;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_DTYPE, "src: dtype 77; quantize reads f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &dst, &a, QUANT_ERR_DTYPE,
            "dst: dtype s8; dequantize writes f32, f16 or bf16");
     expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &src, &st, NULL, &src, &a, QUANT_ERR_DTYPE,
-           "src: dtype f32; dequantize reads s8, u8, s32, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1");
+           "src: dtype f32; dequantize reads s8, u8, s32, s16, s4, u4, s2, u2, f8_e4m3, f8_e5m2, f4_e2m1, ggml's blocks q4_0 .. nvfp4");
+    {
+        /* ggml's blocks: their own errors, each with its line; each op leaves dst alone */
+        quant_tensor bf = { QUANT_F32, 2, { 4, 48 }, w }, bq = { QUANT_Q8_0, 2, { 4, 48 }, q };
+        quant_attrs ba = quant_attrs_default();
+        float one = 1.0f;
+        int64_t strides[2] = { 96, 2 };
+        const char *own = "; q8_0 blocks hold their own scales: per_tensor, no scales, zero points, tensor_scale or strides";
+        char want[200];
+        expect(QUANT_OP_QUANTIZE, &bf, NULL, NULL, &bq, &ba, QUANT_ERR_SHAPE,
+               "src: last dim 48; a q8_0 tensor's last dim is whole blocks of 32");
+        bf.dims[1] = bq.dims[1] = 64;
+        ba.scales = &one;
+        ba.n_scales = 1;
+        snprintf(want, sizeof want, "attrs.scales: a list given%s", own);
+        expect(QUANT_OP_QUANTIZE, &bf, NULL, NULL, &bq, &ba, QUANT_ERR_SCALES, want);
+        ba = quant_attrs_default();
+        ba.qtype = QUANT_PER_CHANNEL;
+        snprintf(want, sizeof want, "attrs.qtype: 1%s", own);
+        expect(QUANT_OP_QUANTIZE, &bf, NULL, NULL, &bq, &ba, QUANT_ERR_QTYPE, want);
+        ba = quant_attrs_default();
+        ba.tensor_scale = 2.0f;
+        snprintf(want, sizeof want, "attrs.tensor_scale: given%s", own);
+        expect(QUANT_OP_DEQUANTIZE, &bq, NULL, NULL, &bf, &ba, QUANT_ERR_ATTR, want);
+        ba = quant_attrs_default();
+        snprintf(want, sizeof want, "scales: a tensor given%s", own);
+        expect(QUANT_OP_DYNAMIC_DEQUANTIZE, &bq, &st, NULL, &bf, &ba, QUANT_ERR_SCALES, want);
+        ba.src_strides = strides;
+        snprintf(want, sizeof want, "attrs: strides given%s", own);
+        expect(QUANT_OP_QUANTIZE, &bf, NULL, NULL, &bq, &ba, QUANT_ERR_STRIDE, want);
+    }
     t = src;
     t.data = NULL;
     expect(DQ, &t, &st, NULL, &dst, &a, QUANT_ERR_NULL, "src: data is NULL with 1728 elements");
