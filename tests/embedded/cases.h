@@ -114,4 +114,43 @@ static int64_t emb_g_zp(int k, int dt) { return dt == 0 ? (int64_t)(k % 16) - 8 
 /* the packed weights: byte b of the row-major tensor */
 static uint8_t emb_g_byte(int b) { return (uint8_t)(b * 73 + 41); }
 
+/* ggml's block formats (QUANT_Q4_0 .. QUANT_NVFP4_BLOCK, in that order):
+   gen_expected reads ggml's own vectors (tests/data/ggml/<name>.bin) and
+   writes into expected.h, per type, its rows of 256 inputs (all but those
+   where ggml's C is undefined) with the hashes of ggml's encoding of each
+   (and of ggml's decoding of that encoding), the
+   file's arbitrary blocks (NaN, Inf, zero and subnormal scales among them)
+   with the hash of ggml's decoding of each, and the hashes of those
+   decodings rounded to bf16 and to f16. NaN payloads and signs are not
+   promised (soft float and FPUs make different ones): every NaN is hashed
+   as one canonical NaN. */
+#define EMB_BLK_TYPES 15
+#define EMB_BLK_COLS 256
+typedef struct emb_blk_type {
+    uint32_t block_elems, block_bytes;
+    uint32_t row0, rows;       /* its rows: emb_blk_rows[row0 ..], inputs at emb_blk_in[row0 * 256 ..] */
+    uint32_t blk0, nblk;       /* its blocks: emb_blk_dec[blk0 ..], bytes at emb_blk_bytes[byte0 ..] */
+    uint32_t byte0;
+    uint32_t bf16_hash, f16_hash; /* all its blocks decoded to bf16, to f16 */
+} emb_blk_type;
+typedef struct emb_blk_row {
+    uint32_t row, flags;       /* the row's number and row_flags in the ggml file (bit0 bf16, bit1 f16 values) */
+    uint32_t enc_hash;         /* ggml's bytes */
+    uint32_t rt_hash;          /* ggml's f32 decoding of them */
+} emb_blk_row;
+
+static uint32_t emb_canon32(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : u; }
+static uint32_t emb_canon_bf16(uint32_t h) { return (h & 0x7FFFu) > 0x7F80u ? 0x7FC0u : h; }
+static uint32_t emb_canon_f16(uint32_t h) { return (h & 0x7FFFu) > 0x7C00u ? 0x7E00u : h; }
+
+/* the f16 code of a finite float that is exactly an f16 value */
+static uint16_t emb_f16_exact(uint32_t u)
+{
+    const uint32_t sign = u >> 16 & 0x8000u, a = u & 0x7FFFFFFFu;
+    const int e = (int)(a >> 23) - 127;
+    if (a == 0) return (uint16_t)sign;
+    if (e >= -14) return (uint16_t)(sign | (uint32_t)(e + 15) << 10 | (a & 0x7FFFFFu) >> 13);
+    return (uint16_t)(sign | ((a & 0x7FFFFFu) | 0x800000u) >> (-e - 1));
+}
+
 #endif

@@ -1,7 +1,8 @@
 /* Bare-metal test: quant.h's operations on the cases of cases.h, reduced to
-   hashes and compared with what the oracle gives on the host; then the
-   validation rows that leave dst untouched. Output and exit status go out
-   through semihosting. No libc. */
+   hashes and compared with what the oracle gives on the host; ggml's block
+   formats against ggml's own vectors (encoding, decoding to f32, bf16 and
+   f16); then the validation rows that leave dst untouched. Output and exit
+   status go out through semihosting. No libc. */
 #define QUANT_IMPLEMENTATION
 #include "../../quant.h"
 #include "cases.h"
@@ -12,7 +13,7 @@ static float xs[EMB_N], ys[256];
 static uint8_t qs[EMB_N];
 static int failures, checks;
 
-static void check(int ok, const char *what, int index)
+static int check(int ok, const char *what, int index)
 {
     ++checks;
     if (!ok && ++failures <= 20) {
@@ -22,6 +23,7 @@ static void check(int ok, const char *what, int index)
         emb_put_u32((uint32_t)index);
         emb_puts("\n");
     }
+    return ok;
 }
 
 static quant_tensor ten(quant_dtype t, int rank, int64_t d0, int64_t d1, void *data)
@@ -36,6 +38,133 @@ static quant_tensor ten(quant_dtype t, int rank, int64_t d0, int64_t d1, void *d
     x.data = data;
     return x;
 }
+
+#ifndef QUANT_NO_BLOCKS
+/* ggml's block formats: the rows of expected.h encoded (from f32, and from
+   bf16 and f16 where the row's values are exactly those) and decoded back,
+   the file's blocks decoded to f32, bf16 and f16, each hashed and compared
+   with the hash of ggml's own result (every NaN hashed as one NaN) */
+#define BLK_MAX_ELEMS 4096 /* the most a type's blocks hold: 16 x 256, 48 x 32, 64 x 64 */
+static float blk_x[EMB_BLK_COLS], blk_y[BLK_MAX_ELEMS];
+static uint16_t blk_x16[EMB_BLK_COLS], blk_y16[BLK_MAX_ELEMS];
+static uint8_t blk_q[EMB_BLK_COLS / 256 * 292 + 64]; /* a q8_K row (the longest) and 64 bytes that stay 0xA5 */
+
+/* n bytes in hex, 32 a line, after a failure (the first 20 only) */
+static void put_hex(const uint8_t *p, uint32_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char line[2 + 2 * 32 + 2];
+    uint32_t i, k;
+    if (failures > 20) return;
+    for (i = 0; i < n; i += 32) {
+        char *o = line;
+        *o++ = ' ';
+        *o++ = ' ';
+        for (k = i; k < n && k < i + 32; ++k) { *o++ = digits[p[k] >> 4]; *o++ = digits[p[k] & 15]; }
+        *o++ = '\n';
+        *o = '\0';
+        emb_puts(line);
+    }
+}
+
+/* after a failure: the type's name, and what and which row or block (what NULL: none) */
+static void blk_name(quant_dtype t, const char *what, uint32_t row)
+{
+    if (failures > 20) return;
+    emb_puts("  ");
+    emb_puts(quant_dtype_name(t));
+    if (what) {
+        emb_puts(what);
+        emb_put_u32(row);
+    }
+    emb_puts("\n");
+}
+
+static uint32_t hash_f32(const float *y, uint32_t n)
+{
+    uint32_t h = EMB_HASH0, i;
+    for (i = 0; i < n; ++i) h = emb_hash(h, emb_canon32(emb_u(y[i])));
+    return h;
+}
+
+/* quantizes [1, 256] of type `in` (blk_x or blk_x16) into blk_q; the hash of the bytes */
+static uint32_t blk_encode(quant_dtype t, quant_dtype in, uint32_t nbytes, const char *what, uint32_t row)
+{
+    quant_tensor src = ten(in, 2, 1, EMB_BLK_COLS, in == QUANT_F32 ? (void *)blk_x : (void *)blk_x16);
+    quant_tensor dst = ten(t, 2, 1, EMB_BLK_COLS, blk_q);
+    const quant_attrs a = quant_attrs_default();
+    uint32_t h = EMB_HASH0, i, past = 0;
+    for (i = 0; i < sizeof blk_q; ++i) blk_q[i] = 0xA5;
+    if (!check(quant_quantize(&src, &dst, &a) == QUANT_OK, what, (int)row)) blk_name(t, " row ", row);
+    for (i = 0; i < nbytes; ++i) h = emb_hash(h, blk_q[i]);
+    for (; i < sizeof blk_q; ++i) past |= blk_q[i] ^ 0xA5u;
+    if (!check(past == 0, "block encode wrote past its row", (int)row)) blk_name(t, " row ", row);
+    return h;
+}
+
+static void blocks(void)
+{
+    int ti;
+    for (ti = 0; ti < EMB_BLK_TYPES; ++ti) {
+        const emb_blk_type *bt = &emb_blk_types[ti];
+        const quant_dtype t = (quant_dtype)(QUANT_Q4_0 + ti);
+        const uint32_t rb = EMB_BLK_COLS / bt->block_elems * bt->block_bytes, n = bt->nblk * bt->block_elems;
+        const quant_attrs a = quant_attrs_default();
+        quant_tensor src, dst;
+        uint32_t r, b, i, h;
+        check(quant_dtype_bytes(t, (int64_t)bt->block_elems) == bt->block_bytes && rb <= sizeof blk_q &&
+              n <= BLK_MAX_ELEMS, "block type's size", ti);
+        if (rb > sizeof blk_q || n > BLK_MAX_ELEMS) continue;
+
+        for (r = 0; r < bt->rows; ++r) {
+            const emb_blk_row *row = &emb_blk_rows[bt->row0 + r];
+            const uint32_t *in = &emb_blk_in[(bt->row0 + r) * EMB_BLK_COLS];
+            for (i = 0; i < EMB_BLK_COLS; ++i) blk_x[i] = emb_f(in[i]);
+            h = blk_encode(t, QUANT_F32, rb, "block encode status", row->row);
+            if (!check(h == row->enc_hash, "block encode (f32 in), ggml row", (int)row->row)) {
+                blk_name(t, " row ", row->row);
+                put_hex(blk_q, rb);
+            }
+            /* its decoding: ggml's decoding of ggml's bytes when they are the same */
+            src = ten(t, 2, 1, EMB_BLK_COLS, blk_q);
+            dst = ten(QUANT_F32, 2, 1, EMB_BLK_COLS, blk_y);
+            check(quant_dequantize(&src, &dst, &a) == QUANT_OK, "block round trip status", (int)row->row);
+            if (!check(hash_f32(blk_y, EMB_BLK_COLS) == row->rt_hash, "block round trip, ggml row", (int)row->row))
+                blk_name(t, " row ", row->row);
+            if (row->flags & 1) { /* every value a bf16 */
+                for (i = 0; i < EMB_BLK_COLS; ++i) blk_x16[i] = (uint16_t)(in[i] >> 16);
+                h = blk_encode(t, QUANT_BF16, rb, "block encode status (bf16)", row->row);
+                if (!check(h == row->enc_hash, "block encode (bf16 in), ggml row", (int)row->row)) blk_name(t, " row ", row->row);
+            }
+            if (row->flags & 2) { /* every value an f16 */
+                for (i = 0; i < EMB_BLK_COLS; ++i) blk_x16[i] = emb_f16_exact(in[i]);
+                h = blk_encode(t, QUANT_F16, rb, "block encode status (f16)", row->row);
+                if (!check(h == row->enc_hash, "block encode (f16 in), ggml row", (int)row->row)) blk_name(t, " row ", row->row);
+            }
+        }
+
+        /* the file's blocks, all of them in one call, hashed block by block */
+        src = ten(t, 2, (int64_t)bt->nblk, (int64_t)bt->block_elems, (void *)(uintptr_t)&emb_blk_bytes[bt->byte0]);
+        dst = ten(QUANT_F32, 2, (int64_t)bt->nblk, (int64_t)bt->block_elems, blk_y);
+        check(quant_dequantize(&src, &dst, &a) == QUANT_OK, "block decode status", ti);
+        for (b = 0; b < bt->nblk; ++b)
+            if (!check(hash_f32(blk_y + b * bt->block_elems, bt->block_elems) == emb_blk_dec[bt->blk0 + b],
+                       "block decode (f32), ggml block", (int)b)) {
+                blk_name(t, " block ", b);
+                put_hex(&emb_blk_bytes[bt->byte0 + b * bt->block_bytes], bt->block_bytes);
+            }
+        for (i = 0; i < 2; ++i) {
+            const int bf = i == 0;
+            dst = ten(bf ? QUANT_BF16 : QUANT_F16, 2, (int64_t)bt->nblk, (int64_t)bt->block_elems, blk_y16);
+            check(quant_dequantize(&src, &dst, &a) == QUANT_OK, "block decode status (16-bit)", ti);
+            h = EMB_HASH0;
+            for (b = 0; b < n; ++b) h = emb_hash(h, bf ? emb_canon_bf16(blk_y16[b]) : emb_canon_f16(blk_y16[b]));
+            if (!check(h == (bf ? bt->bf16_hash : bt->f16_hash), bf ? "block decode (bf16), type" : "block decode (f16), type", ti))
+                blk_name(t, 0, 0);
+        }
+    }
+}
+#endif
 
 static const quant_dtype dts[4] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
 
@@ -100,6 +229,9 @@ int main(void)
                                         : c.kind == EMB_GROUP ? "per-group 4-bit" : "per-channel", count);
     }
     check(count == EMB_EXPECTED, "case count", count);
+#ifndef QUANT_NO_BLOCKS
+    blocks();
+#endif
 
     /* validation: the status, and dst untouched */
     {
