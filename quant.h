@@ -7446,6 +7446,12 @@ QUANT__NOINLINE quant_status quant__bind(const quant_plan *plan, quant__plan *p,
     p->dst = dst->data;
     p->dims = plan->dims_;
     p->group = plan->group_;
+#if QUANT__BLOCKS
+    if (p->general == 2 && plan->op_code_ >= QUANT_OP_DYNAMIC_QUANTIZE) { /* blocks take no tensors */
+        if (scales != NULL) return QUANT_ERR_SCALES;
+        if (zps != NULL) return QUANT_ERR_ZPS;
+    } else
+#endif
     if (plan->op_code_ >= QUANT_OP_DYNAMIC_QUANTIZE) {
         /* new scales and zero points: the same shapes, values checked */
         if (scales == NULL) return QUANT_ERR_NULL;
@@ -8132,17 +8138,17 @@ QUANT__DEF quant_attrs quant_attrs_default(void)
     return a;
 }
 
+/* NULL attrs stands for the defaults, whose missing scales list is
+   QUANT_ERR_NULL for every type but the blocks, which need none */
 QUANT__DEF quant_status quant_quantize(const quant_tensor *src, quant_tensor *dst,
                                        const quant_attrs *attrs)
 {
-    if (attrs == NULL) return QUANT_ERR_NULL;
     return quant__op(src, dst, attrs, 1, 0, NULL, NULL);
 }
 
 QUANT__DEF quant_status quant_dequantize(const quant_tensor *src, quant_tensor *dst,
                                          const quant_attrs *attrs)
 {
-    if (attrs == NULL) return QUANT_ERR_NULL;
     return quant__op(src, dst, attrs, 0, 0, NULL, NULL);
 }
 

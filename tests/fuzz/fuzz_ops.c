@@ -49,11 +49,16 @@
    o_bf16_code. Where SPEC's wording leaves a per-group shape open (a 1-D
    or rank-0 tensor for an empty grid), either answer passes.
 
-   A first byte of 244 to 251 calls quant_choose_qparams (even) or
+   A first byte of 245 to 251 calls quant_choose_qparams (even) or
    quant_choose_and_quantize (odd) instead: see "choosing scales" below
    (s2/u2 qdts, and the block-scale schemes MX, MX_RCEIL and NVFP4 there);
    each such case runs with both untouched and partial (the drawn on_error
    first), through the library and the scalar copy.
+
+   A first byte of 244 runs a case of SPEC section 7.2, ggml's block
+   formats (q4_0 ... nvfp4), with an exact status model of its own, the
+   decoder of tests/oracle_ggml.h, and the plans: see "ggml's block
+   formats" below.
 
    A first byte of 252 or more runs a row kernel instead (n = 0 with NULL
    pointers included), against the oracle where its scale is valid: the
@@ -76,6 +81,7 @@
 #define QUANT_IMPLEMENTATION
 #include "../../quant.h"
 #include "../oracle.h"
+#include "../oracle_ggml.h"
 #include "../qrange.h"
 
 #ifndef FUZZ_SCALAR_COPY
@@ -144,8 +150,9 @@ static int64_t pick_dim(reader *r)
 
 static const quant_dtype wild_dtypes[] = {
     QUANT_UNDEF, QUANT_F32, QUANT_S8, QUANT_U8, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
-    QUANT_S4, QUANT_U4, QUANT_F16, QUANT_BF16, QUANT_F4_E2M1, QUANT_E8M0, (quant_dtype)(QUANT_S16 + 1), (quant_dtype)-1,
-    (quant_dtype)1000
+    QUANT_S4, QUANT_U4, QUANT_F16, QUANT_BF16, QUANT_F4_E2M1, QUANT_E8M0,
+    (quant_dtype)(QUANT_NVFP4_BLOCK + 1) /* past the last dtype (the block types have a case of their own) */,
+    (quant_dtype)-1, (quant_dtype)1000
 };
 
 static float bits_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -2128,6 +2135,1261 @@ static int choose_case(reader *r, unsigned opb)
     return 0;
 }
 
+/* ------------------------------------------------------------------ ggml's block formats
+   A first byte of 244 (until then one of the four that ran
+   quant_choose_qparams) runs a case of SPEC section 7.2: one of the 15
+   block dtypes (q4_0 ... nvfp4) as the quantized side of quantize,
+   dequantize, the dynamic ops, their plans (quant_prepare, quant_run,
+   quant_run_range), or as the qdt of the choose pair.
+
+   The input chooses the op (one-shot or a plan), the block type, the float
+   side (f32, f16, bf16; now and then a block type too, a wild dtype, or a
+   non-block quantized side with the block type as the float side), the
+   shape (whole blocks along the last dim or not, empty, rank 0, wild ranks
+   and dims, dst's dims or rank differing), attrs (NULL, qtype, rounding,
+   f8_overflow, on_error and tensor_scale, wild values too), the static
+   lists (a scale or zero point given, a pointer with a count of 0, NULL
+   with a count), the dynamic ops' scales and zps tensors, src and dst
+   strides (dense written out, all zero, not dense, negative), NULL
+   structs and data, misaligned data and dst overlapping or touching src.
+
+   The status model (model_block) is exact: it applies SPEC's rules in the
+   order quant.h applies them and names one status. That order, as read
+   from quant.h and SPEC section 4: a static op's NULL attrs; NULL src or
+   dst; (not a block type: a dynamic op's NULL scales); attrs' rounding,
+   f8_overflow, on_error (QUANT_ERR_ATTR) and qtype's value
+   (QUANT_ERR_QTYPE); (not a block type, static: the lists' NULL rows);
+   the float side's dtype (QUANT_ERR_DTYPE: a block type there, so block
+   to block too); src's rank and shape; dst's rank; the dims; for a block
+   type: qtype not per_tensor (QUANT_ERR_QTYPE), rank 0 or a last dim not
+   whole blocks (QUANT_ERR_SHAPE); NULL data where elements exist;
+   alignment of the float side; a scale (list or tensor) given
+   (QUANT_ERR_SCALES), a zero point given (QUANT_ERR_ZPS), tensor_scale
+   not +-0 (QUANT_ERR_ATTR); strides that are not dense
+   (QUANT_ERR_STRIDE); dst overlapping src. The choose pair: NULL dst
+   (fused), NULL src, scales, or zps the scheme needs; a scheme out of
+   range (QUANT_ERR_ATTR); attrs' values; then a block qdt is
+   QUANT_ERR_DTYPE. Every call must return exactly the model's status,
+   quant_explain the same, quant_prepare the same.
+
+   Every buffer is its own allocation, exactly its size after BGUARD guard
+   bytes (poisoned under AddressSanitizer; a trailing guard too without
+   ASan, whose redzone is there otherwise); a failure must leave every byte,
+   guards included, and the tensor, attrs and plan structs as they were.
+   On success:
+   - dequantize: dst is og_decode's (tests/oracle_ggml.h) f32, narrowed to
+     f16/bf16 by the oracle (onednn: bf16 flushes below 2^-126), bit for
+     bit but any NaN equal to any NaN;
+   - quantize: the other op kind (static <-> dynamic) with another
+     rounding, f8_overflow and on_error, into a dst filled otherwise, gives
+     the same bytes; an f16/bf16 src gives the bytes of its f32 widening
+     (a NaN quieted, its payload kept);
+   - the scalar copy (tests/ref_scalar.c) returns the same status and
+     writes the same bytes;
+   - a plan has a unit per block, quant_run writes what the one-shot op
+     (quantize) or the oracle (dequantize) has, runs that must fail do
+     (another dst shape or src dtype, ranges backwards or past the end, a
+     scales or zps tensor given to a dynamic plan, dst at src's address),
+     and a split of the units into random ranges writes quant_run's bytes,
+     each range only its own blocks.
+
+   Tensors too large to hold are 8-byte placeholders, passed only when the
+   model's status comes before the overlap check.
+
+   Deviations this harness found in quant.h, fixed there since; building
+   with -DFUZZ_BLOCK_KNOWN=1 accepts them again where each applies:
+     D1  a static op with NULL attrs and a block type: quant_quantize and
+         quant_dequantize give QUANT_ERR_NULL (SPEC section 4: "a static
+         op's attrs ... NULL"), but quant_explain and quant_prepare
+         validate with the default attrs, which a block type passes (no
+         scales list needed), so they return what the defaults give
+         (QUANT_OK for valid tensors: a plan is prepared that the op
+         refuses).
+     D2  a plan of a dynamic op on a block type: quant_prepare requires
+         NULL scales and zps tensors, but quant_run and quant_run_range
+         refuse NULL scales (QUANT_ERR_NULL, before anything else of the
+         dynamic ops), so the plan never runs. */
+
+#ifndef FUZZ_BLOCK_KNOWN
+#define FUZZ_BLOCK_KNOWN 0
+#endif
+
+#define BCAP 8192       /* elements of the largest block-case tensor the harness holds */
+#define BGUARD 32       /* guard bytes before every buffer (and after it without ASan) */
+
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define FUZZ_ASAN 1
+#  endif
+#endif
+#if !defined(FUZZ_ASAN) && defined(__SANITIZE_ADDRESS__)
+#  define FUZZ_ASAN 1
+#endif
+#ifdef FUZZ_ASAN
+#  include <sanitizer/asan_interface.h>
+#  define BPOISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#  define BUNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#  define BTAIL 0
+#else
+#  define BPOISON(p, n) ((void)(p), (void)(n))
+#  define BUNPOISON(p, n) ((void)(p), (void)(n))
+#  define BTAIL BGUARD
+#endif
+
+static int is_blk(quant_dtype t) { return (unsigned)t - (unsigned)QUANT_Q4_0 < 15u; }
+static int blk_index(quant_dtype t) { return (int)((unsigned)t - (unsigned)QUANT_Q4_0); }
+static uint64_t blk_elems(quant_dtype t) { return is_blk(t) ? (uint64_t)og_block_elems(blk_index(t)) : 0; }
+static uint64_t blk_bytes(quant_dtype t) { return is_blk(t) ? (uint64_t)og_block_bytes(blk_index(t)) : 0; }
+/* the bytes of n elements of t: whole blocks of a block type */
+static uint64_t bbytes(quant_dtype t, uint64_t n) { return is_blk(t) ? n / blk_elems(t) * blk_bytes(t) : nbytes(t, n); }
+
+enum { BB_SRC, BB_DST, BB_SC, BB_ZP, BB_XS, BB_XZ, BB_SS, BB_DS, NBB };
+static const char *const bb_name[NBB] = { "src", "dst", "scales tensor", "zps tensor", "attrs.scales", "attrs.zps",
+                                          "src_strides", "dst_strides" };
+
+/* The buffers of a case: allocation h (its `home`) is BGUARD guard bytes,
+   size[h] bytes, BTAIL guard bytes; buffer b is bytes[b] bytes at off[b]
+   of its home's interior (two share one when dst overlaps src). */
+typedef struct barena {
+    uint8_t *base[NBB];
+    size_t size[NBB];
+    uint8_t *snap[NBB];
+    int home[NBB];
+    size_t off[NBB], bytes[NBB];
+} barena;
+
+typedef struct bcase {
+    int op;                 /* 0-3 the four ops, 4 choose_qparams, 5 choose_and_quantize */
+    int plan;               /* through quant_prepare and quant_run */
+    int flavour;            /* 0 a float side; 1 a block type there too; 2 a non-block
+                               quantized side, the block type as the float side; 3 a wild float side */
+    int attrs_null, src_tnull, dst_tnull, sc_given, zp_given;
+    quant_tensor src, dst, sc, zp;
+    quant_attrs a;
+    quant_dtype bt;         /* the block type drawn */
+    long long scheme;       /* the choose pair's */
+    int unheld;             /* src or dst an 8-byte placeholder */
+} bcase;
+
+static uint8_t bguard_byte(size_t i) { return (uint8_t)(0xC3 ^ (i * 13)); }
+
+static uint8_t *ba_ptr(const barena *m, int b)
+{
+    return m->home[b] < 0 ? NULL : m->base[m->home[b]] + BGUARD + m->off[b];
+}
+
+/* allocation h of `size` interior bytes, filled with a pattern */
+static void ba_new(barena *m, int h, size_t size)
+{
+    uint8_t *p = (uint8_t *)xmalloc(BGUARD + size + BTAIL);
+    size_t i;
+    for (i = 0; i < BGUARD; ++i) p[i] = bguard_byte(i);
+    for (i = 0; i < (size_t)BTAIL; ++i) p[BGUARD + size + i] = bguard_byte(i + 101);
+    for (i = 0; i < size; ++i) p[BGUARD + i] = (uint8_t)(0xA5 ^ (i * 7) ^ ((size_t)h << 5));
+    BPOISON(p, BGUARD);
+    if (BTAIL) BPOISON(p + BGUARD + size, (size_t)BTAIL);
+    m->base[h] = p;
+    m->size[h] = size;
+}
+
+/* buffer b in its own allocation, mis bytes past its start */
+static void ba_own(barena *m, int b, size_t bytes, unsigned mis)
+{
+    ba_new(m, b, bytes + mis);
+    m->home[b] = b;
+    m->off[b] = mis;
+    m->bytes[b] = bytes;
+}
+
+static void ba_snap(barena *m)
+{
+    int h;
+    for (h = 0; h < NBB; ++h)
+        if (m->base[h]) {
+            free(m->snap[h]);
+            m->snap[h] = (uint8_t *)xmalloc(m->size[h] + 1);
+            memcpy(m->snap[h], m->base[h] + BGUARD, m->size[h]);
+        }
+}
+
+static void ba_restore(barena *m)
+{
+    int h;
+    for (h = 0; h < NBB; ++h)
+        if (m->base[h]) memcpy(m->base[h] + BGUARD, m->snap[h], m->size[h]);
+}
+
+static void ba_free(barena *m)
+{
+    int h;
+    for (h = 0; h < NBB; ++h) {
+        if (m->base[h]) {
+            BUNPOISON(m->base[h], BGUARD + m->size[h] + BTAIL);
+            free(m->base[h]);
+        }
+        free(m->snap[h]);
+    }
+}
+
+static void bdump(const bcase *c)
+{
+    static const char *const names[6] = { "quantize", "dequantize", "dynamic_quantize", "dynamic_dequantize",
+                                          "choose_qparams", "choose_and_quantize" };
+    const int aux = c->op >= 2;
+    fprintf(stderr, "fuzz_ops: block case: %s%s, block type %s (%d), flavour %d, backend %s, %u-bit size_t\n",
+            names[c->op], c->plan ? " through a plan" : "", quant_dtype_name(c->bt), (int)c->bt, c->flavour,
+            quant_backend(), (unsigned)(sizeof(size_t) * 8));
+    if (c->op >= 4) fprintf(stderr, "  scheme %lld\n", c->scheme);
+    dump_tensor("src", &c->src, c->src_tnull);
+    if (c->op != 4) dump_tensor("dst", &c->dst, c->dst_tnull);
+    if (aux) {
+        dump_tensor("scales", &c->sc, !c->sc_given);
+        dump_tensor("zps", &c->zp, !c->zp_given);
+    }
+    if (c->attrs_null) fprintf(stderr, "  attrs: NULL\n");
+    else {
+        int k;
+        fprintf(stderr, "  attrs: qtype %d axis %lld rounding %d f8_overflow %d on_error %d tensor_scale %a\n"
+                "    scales %p n_scales %lu zps %p n_zps %lu src_strides %p dst_strides %p\n",
+                (int)c->a.qtype, (long long)c->a.axis, (int)c->a.rounding, (int)c->a.f8_overflow, (int)c->a.on_error,
+                (double)c->a.tensor_scale, (const void *)c->a.scales, (unsigned long)c->a.n_scales,
+                (const void *)c->a.zps, (unsigned long)c->a.n_zps, (const void *)c->a.src_strides,
+                (const void *)c->a.dst_strides);
+        for (k = 0; k < 2; ++k) {
+            const int64_t *s = k ? c->a.dst_strides : c->a.src_strides;
+            const int rk = (k ? c->dst.rank : c->src.rank);
+            int i;
+            if (!s) continue;
+            fprintf(stderr, "    %s {", k ? "dst_strides" : "src_strides");
+            for (i = 0; i < rk && i < QUANT_MAX_RANK; ++i) fprintf(stderr, "%s%lld", i ? "," : "", (long long)s[i]);
+            fprintf(stderr, "}\n");
+        }
+    }
+}
+
+static void bfail(const bcase *c, const char *msg)
+{
+    fprintf(stderr, "fuzz_ops: FAILED: %s\n", msg);
+    bdump(c);
+    abort();
+}
+
+/* Every byte of the case's memory, guards too, as it was, but buffer
+   `skip`'s bytes, which are compared with `want` when it is given. */
+static void ba_check(const bcase *c, barena *m, int skip, const uint8_t *want, const char *who)
+{
+    char msg[400];
+    int h, b;
+    for (h = 0; h < NBB; ++h) {
+        uint8_t *p = m->base[h];
+        size_t i, lo = 0, hi = 0;
+        if (!p) continue;
+        BUNPOISON(p, BGUARD);
+        if (BTAIL) BUNPOISON(p + BGUARD + m->size[h], (size_t)BTAIL);
+        for (i = 0; i < BGUARD; ++i)
+            if (p[i] != bguard_byte(i)) {
+                snprintf(msg, sizeof msg, "%s: guard byte %lu before the allocation of %s changed", who,
+                         (unsigned long)(BGUARD - i), bb_name[h]);
+                bfail(c, msg);
+            }
+        for (i = 0; i < (size_t)BTAIL; ++i)
+            if (p[BGUARD + m->size[h] + i] != bguard_byte(i + 101)) {
+                snprintf(msg, sizeof msg, "%s: guard byte %lu after the allocation of %s changed", who, (unsigned long)i,
+                         bb_name[h]);
+                bfail(c, msg);
+            }
+        BPOISON(p, BGUARD);
+        if (BTAIL) BPOISON(p + BGUARD + m->size[h], (size_t)BTAIL);
+        p += BGUARD;
+        if (skip >= 0 && m->home[skip] == h) {
+            lo = m->off[skip];
+            hi = lo + m->bytes[skip];
+        }
+        if (!memcmp(p, m->snap[h], lo) && !memcmp(p + hi, m->snap[h] + hi, m->size[h] - hi) &&
+            (!want || hi == lo || !memcmp(p + lo, want, hi - lo)))
+            continue;
+        for (i = 0; i < m->size[h]; ++i) {
+            const int mine = i >= lo && i < hi;
+            const uint8_t exp = mine ? (want ? want[i - lo] : p[i]) : m->snap[h][i];
+            int in = -1;
+            if (p[i] == exp) continue;
+            for (b = 0; b < NBB; ++b)
+                if (m->home[b] == h && i >= m->off[b] && i < m->off[b] + m->bytes[b]) in = b;
+            snprintf(msg, sizeof msg, "%s: byte %lu of the allocation of %s (inside %s) is 0x%02x, expected 0x%02x (was "
+                     "0x%02x)", who, (unsigned long)i, bb_name[h], in >= 0 ? bb_name[in] : "no buffer", p[i], exp,
+                     m->snap[h][i]);
+            bfail(c, msg);
+        }
+    }
+}
+
+/* SPEC section 4 / STRIDED TENSORS: strides (rank entries, NULL: none)
+   that lay t out other than dense row-major. All zero is dense; a dim of
+   one element may have any stride but a negative one; an empty tensor is
+   dense whatever its strides, but for a negative one. */
+static int not_dense(const quant_tensor *t, const int64_t *st)
+{
+    uint64_t dense = 1;
+    int i, any = 0, neg = 0, other = 0, empty = 0;
+    if (!st) return 0;
+    for (i = 0; i < t->rank; ++i) {
+        any |= st[i] != 0;
+        neg |= st[i] < 0;
+        empty |= t->dims[i] == 0;
+    }
+    if (neg) return 1;
+    if (!any || empty) return 0;
+    for (i = t->rank - 1; i >= 0; --i) {
+        if (t->dims[i] > 1 && (uint64_t)st[i] != dense) other = 1;
+        dense *= (uint64_t)t->dims[i];
+    }
+    return other;
+}
+
+static const quant_attrs *battrs(const bcase *c)
+{
+    static quant_attrs d;
+    static int once;
+    if (!once) { d = quant_attrs_default(); once = 1; }
+    return c->attrs_null ? &d : &c->a;
+}
+
+/* an enum's value in 0 .. hi (through long long: gcc may give the enum an unsigned type) */
+static int enum_in(long long v, long long hi) { return v >= 0 && v <= hi; }
+
+/* The status of one of the four ops (or quant_prepare, quant_explain) on
+   the case. null_attrs: a static op's NULL attrs is QUANT_ERR_NULL (SPEC
+   section 4, and the ops); 0 for what quant.h's quant_explain and
+   quant_prepare do (D1: the default attrs). *stage: how far validation
+   went (4: the overlap check, which reads the data pointers' sizes). */
+static quant_status model_block(const bcase *c, int null_attrs, int *stage)
+{
+    const int dyn = c->op == 2 || c->op == 3, quantize = c->op % 2 == 0;
+    const quant_attrs *A = battrs(c);
+    const quant_tensor *q = quantize ? &c->dst : &c->src, *f = quantize ? &c->src : &c->dst;
+    const int blk = is_blk(q->dtype);
+    shape_info ss;
+    int i;
+    *stage = 0;
+    if (!dyn && c->attrs_null && null_attrs) return QUANT_ERR_NULL;
+    if (c->src_tnull || c->dst_tnull) return QUANT_ERR_NULL;
+    if (dyn && !c->sc_given && !blk) return QUANT_ERR_NULL;
+    if (!enum_in((long long)A->rounding, 3)) return QUANT_ERR_ATTR;
+    if (!enum_in((long long)A->f8_overflow, 1) || !on_error_ok((long long)A->on_error)) return QUANT_ERR_ATTR;
+    if (!enum_in((long long)A->qtype, 2)) return QUANT_ERR_QTYPE;
+    if (!dyn && !blk) {
+        if (!A->scales) return QUANT_ERR_NULL;
+        if (!A->zps && A->n_zps > 0) return QUANT_ERR_NULL;
+        if (A->zps && A->n_zps == 0) return QUANT_ERR_ZPS;
+    }
+    if (!is_float_t(f->dtype)) return QUANT_ERR_DTYPE;
+    if (!blk) bfail(c, "the block model reached a non-block quantized side with a float side (a harness bug)");
+    ss = shape_of(&c->src, esize(f->dtype));
+    if (!ss.rank_ok) return QUANT_ERR_RANK;
+    if (ss.neg || ss.over) return QUANT_ERR_SHAPE;
+    if (c->dst.rank < 0 || c->dst.rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    if (c->dst.rank != c->src.rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < c->src.rank; ++i)
+        if (c->src.dims[i] != c->dst.dims[i]) return QUANT_ERR_SHAPE;
+    if (A->qtype != QUANT_PER_TENSOR) return QUANT_ERR_QTYPE;
+    if (c->src.rank == 0 || (uint64_t)c->src.dims[c->src.rank - 1] % blk_elems(q->dtype) != 0) return QUANT_ERR_SHAPE;
+    *stage = 1;
+    if (ss.count > 0 && (!c->src.data || !c->dst.data)) return QUANT_ERR_NULL;
+    if (misaligned(c->src.data, align_of(c->src.dtype)) || misaligned(c->dst.data, align_of(c->dst.dtype)))
+        return QUANT_ERR_ALIGN;
+    *stage = 2;
+    if (dyn ? c->sc_given : (A->scales != NULL || A->n_scales != 0)) return QUANT_ERR_SCALES;
+    if (dyn ? c->zp_given : (A->zps != NULL || A->n_zps != 0)) return QUANT_ERR_ZPS;
+    if (A->tensor_scale != 0.0f) return QUANT_ERR_ATTR;
+    *stage = 3;
+    if (not_dense(&c->src, A->src_strides) || not_dense(&c->dst, A->dst_strides)) return QUANT_ERR_STRIDE;
+    *stage = 4;
+    if (overlap(c->src.data, bbytes(c->src.dtype, ss.count), c->dst.data, bbytes(c->dst.dtype, ss.count)))
+        return QUANT_ERR_OVERLAP;
+    *stage = 5;
+    return QUANT_OK;
+}
+
+/* The choose pair with a block qdt: the NULL rows, the scheme, attrs'
+   values, then QUANT_ERR_DTYPE (blocks choose their own scales) */
+static quant_status model_block_choose(const bcase *c)
+{
+    const quant_attrs *A = battrs(c);
+    const unsigned s = (unsigned)(int)c->scheme;
+    const int mx = s >= QUANT_MX && s <= QUANT_NVFP4;
+    if (c->op == 5 && c->dst_tnull) return QUANT_ERR_NULL;
+    if (c->src_tnull || !c->sc_given || (!c->zp_given && s != QUANT_SYMMETRIC && !mx)) return QUANT_ERR_NULL;
+    if (s > QUANT_NVFP4) return QUANT_ERR_ATTR;
+    if (!enum_in((long long)A->rounding, 3)) return QUANT_ERR_ATTR;
+    if (!enum_in((long long)A->f8_overflow, 1) || !on_error_ok((long long)A->on_error)) return QUANT_ERR_ATTR;
+    if (!enum_in((long long)A->qtype, 2)) return QUANT_ERR_QTYPE;
+    return QUANT_ERR_DTYPE;
+}
+
+/* ---- statistics (-DFUZZ_STATS) */
+#ifdef FUZZ_STATS
+static unsigned long bstat_status[2][6][20];   /* [plan][op][status] */
+static unsigned long bstat_ok[15][2];          /* successes with elements: [type][quantize] */
+static unsigned long bstat_known[2], bstat_skipped, bstat_ranges, bstat_runs_bad, bstat_elems;
+static void bstats_print(void)
+{
+    int p, o, s;
+    fprintf(stderr, "fuzz_ops block stats: skipped %lu, elements compared %lu, plan range splits %lu, failing runs %lu, "
+            "known deviations D1 %lu D2 %lu\n", bstat_skipped, bstat_elems, bstat_ranges, bstat_runs_bad, bstat_known[0],
+            bstat_known[1]);
+    for (p = 0; p < 2; ++p)
+        for (o = 0; o < 6; ++o) {
+            int any = 0;
+            for (s = 0; s < 20; ++s) any |= bstat_status[p][o][s] != 0;
+            if (!any) continue;
+            fprintf(stderr, "  %s op %d:", p ? "plan" : "one-shot", o);
+            for (s = 0; s < 20; ++s) if (bstat_status[p][o][s]) fprintf(stderr, " %d:%lu", s, bstat_status[p][o][s]);
+            fputc('\n', stderr);
+        }
+    fprintf(stderr, "  successes by type (quantize/dequantize):");
+    for (o = 0; o < 15; ++o) fprintf(stderr, " %s %lu/%lu", og_name(o), bstat_ok[o][1], bstat_ok[o][0]);
+    fputc('\n', stderr);
+}
+static int bstat_once;
+#define BSTAT(x) do { if (!bstat_once) { bstat_once = 1; atexit(bstats_print); } x; } while (0)
+#else
+#define BSTAT(x) do { } while (0)
+#endif
+
+/* ---- choices */
+
+static int64_t pick_outer(reader *r)
+{
+    static const int64_t wild[] = { -1, (int64_t)1 << 40, INT64_MAX, (int64_t)1 << 62, (int64_t)1 << 31, INT64_MIN, -256 };
+    const unsigned b = rd8(r);
+    return b < 140 ? 1 : b < 196 ? 2 : b < 220 ? 3 : b < 232 ? 0 : wild[b % N(wild)];
+}
+
+/* the last dim: whole blocks mostly, empty, multiples of 32 (whole only
+   for the blocks of 32, or 64 when even), not whole, wild */
+static int64_t pick_last(reader *r, int64_t be)
+{
+    static const int64_t off[] = { 1, 2, 16, 31, 33, 48 };
+    static const int64_t wild[] = { -1, -256, (int64_t)1 << 40, INT64_MAX, (int64_t)1 << 62, ((int64_t)1 << 40) + 32,
+                                    INT64_MIN };
+    const unsigned b = rd8(r);
+    int64_t v;
+    if (b < 160) return be * (1 + (int64_t)(b % 4));
+    if (b < 176) return be * (5 + (int64_t)(b % 4));
+    if (b < 188) return 0;
+    if (b < 204) return 32 * (1 + (int64_t)(b % 8));
+    if (b < 232) {
+        v = be * (int64_t)(b % 3) + off[b % N(off)];
+        return v % be ? v : v + 1;
+    }
+    return wild[b % N(wild)];
+}
+
+/* strides for t (kind from kb): NULL (returns 0), dense written out (the
+   dims of one element any stride), all zero, not dense (a stride off by
+   one, 0, doubled, or two swapped), a negative one. Returns 1 and fills
+   st[0 .. rank-1] otherwise. */
+static int pick_strides(reader *r, const quant_tensor *t, int64_t *st)
+{
+    const unsigned kb = rd8(r);
+    const int rk = t->rank < 0 ? 0 : t->rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : t->rank;
+    uint64_t dense = 1;
+    int i;
+    if (kb < 192) return 0;
+    for (i = rk - 1; i >= 0; --i) {
+        st[i] = (int64_t)dense;
+        if (t->dims[i] == 1 && kb % 3 == 0) st[i] = (int64_t)(rd8(r) * 1000u);
+        dense *= (uint64_t)t->dims[i];   /* wraps for wild dims: those fail before strides matter */
+    }
+    if (kb < 208 || rk == 0) return 1;
+    if (kb < 216) { for (i = 0; i < rk; ++i) st[i] = 0; return 1; }
+    {
+        const int k = (int)(rd8(r) % (unsigned)rk), j = (k + 1) % rk;
+        const int64_t v = st[k];
+        if (kb >= 240) { st[k] = (kb & 1) ? -1 : INT64_MIN; return 1; }
+        switch (kb % 4) {
+        case 0: st[k] = v < INT64_MAX ? v + 1 : 0; break;
+        case 1: st[k] = 0; break;
+        case 2: st[k] = v > INT64_MAX / 2 || v < 0 ? 1 : 2 * v; break;
+        default: st[k] = st[j]; st[j] = v; break;
+        }
+    }
+    return 1;
+}
+
+/* magnitudes of a block's values */
+static const float bmags[] = { 1.0f, 0.015625f, 1e-3f, 100.0f, 1e4f, 0x1p-20f, 0x1p-126f, 0x1p-139f, 1e30f, 515.8f,
+                               3e-8f, 0x1p-24f, 1e-17f, 7.9e-18f, 1e36f, 0.37f };
+
+/* a float src of n elements, a block's worth (be) at a time in one style:
+   the harness's mix of specials and halves, integers times a magnitude,
+   constant, mostly zeros with spikes, raw bits */
+static void fill_float_src(reader *r, quant_dtype ft, uint8_t *p, uint64_t n, uint64_t be)
+{
+    uint64_t i0, i;
+    for (i0 = 0; i0 < n; i0 += be) {
+        const unsigned st = rd8(r);
+        const float mag = bmags[rd8(r) % N(bmags)];
+        const float cv = st >= 176 && st < 200 ? pick_f32(r, (size_t)i0) : 0.0f;
+        for (i = i0; i < n && i < i0 + be; ++i) {
+            float x = 0.0f;
+            int raw = 0;
+            uint16_t h = 0;
+            if (st < 96) x = pick_f32(r, (size_t)i);
+            else if (st < 176) x = o_mul((float)(int8_t)rd8(r), mag);
+            else if (st < 200) x = cv;
+            else if (st < 224) {
+                const unsigned s = rd8(r);
+                x = s < 40 ? pick_f32(r, (size_t)i) : (s & 1) ? -0.0f : 0.0f;
+            } else if (ft == QUANT_F32) x = bits_f(rd32(r));
+            else { h = (uint16_t)rd16(r); raw = 1; }
+            if (ft == QUANT_F32) memcpy(p + 4 * i, &x, 4);
+            else {
+                if (!raw) h = ft == QUANT_BF16 ? o_bf16_code(x) : o_f16_code(x);
+                memcpy(p + 2 * i, &h, 2);
+            }
+        }
+    }
+}
+
+/* an f16/bf16 element widened to f32, a NaN quieted (as a conversion
+   instruction does) with its sign and payload */
+static float widen16q(uint16_t h, int bf)
+{
+    const float x = widen16(h, bf);
+    return isnan(x) ? bits_f(f_bits(x) | 0x00400000u) : x;
+}
+
+/* elements i of two float tensors of type t: the same bits, or both NaN */
+static int same_float_elem(quant_dtype t, const uint8_t *a, const uint8_t *b, uint64_t i)
+{
+    if (t == QUANT_F32) {
+        uint32_t x, y;
+        memcpy(&x, a + 4 * i, 4);
+        memcpy(&y, b + 4 * i, 4);
+        return x == y || ((x & 0x7FFFFFFFu) > 0x7F800000u && (y & 0x7FFFFFFFu) > 0x7F800000u);
+    } else {
+        const unsigned inf = t == QUANT_BF16 ? 0x7F80u : 0x7C00u;
+        uint16_t x, y;
+        memcpy(&x, a + 2 * i, 2);
+        memcpy(&y, b + 2 * i, 2);
+        return x == y || ((x & 0x7FFFu) > inf && (y & 0x7FFFu) > inf);
+    }
+}
+
+/* the expected dst of dequantizing n elements of block src (SPEC section
+   7.2: ggml's dequantize_row_*, then section 6's rounding to f16/bf16) */
+static void expect_decode(const bcase *c, const uint8_t *src, uint8_t *out, uint64_t n)
+{
+    const quant_attrs *A = battrs(c);
+    const uint64_t be = blk_elems(c->src.dtype);
+    float *y = (float *)xmalloc((size_t)n * 4 + 4);
+    uint64_t i;
+    og_decode(blk_index(c->src.dtype), src, (size_t)(n / be), y);
+    for (i = 0; i < n; ++i) {
+        if (c->dst.dtype == QUANT_F32) memcpy(out + 4 * i, &y[i], 4);
+        else {
+            const uint16_t h = c->dst.dtype == QUANT_F16 ? o_f16_code(y[i])
+                             : A->rounding == QUANT_ROUND_ONEDNN ? o_bf16_code_onednn(y[i]) : o_bf16_code(y[i]);
+            memcpy(out + 2 * i, &h, 2);
+        }
+    }
+    free(y);
+}
+
+/* dst (dequantized) against the oracle's, element by element */
+static void check_decoded(const bcase *c, const uint8_t *got, const uint8_t *want, uint64_t n, const char *who)
+{
+    uint64_t i;
+    for (i = 0; i < n; ++i)
+        if (!same_float_elem(c->dst.dtype, got, want, i)) {
+            char msg[400];
+            const size_t es = esize(c->dst.dtype), be = (size_t)blk_elems(c->src.dtype);
+            const size_t bb = (size_t)blk_bytes(c->src.dtype);
+            const uint8_t *blk = (const uint8_t *)c->src.data + (size_t)(i / be) * bb;
+            uint32_t g = 0, w = 0;
+            int len, k;
+            memcpy(&g, got + i * es, es);
+            memcpy(&w, want + i * es, es);
+            len = snprintf(msg, sizeof msg, "%s: dst element %lu (element %lu of block %lu): oracle 0x%0*lx, library "
+                           "0x%0*lx; the block's first bytes:", who, (unsigned long)i, (unsigned long)(i % be),
+                           (unsigned long)(i / be), (int)(2 * es), (unsigned long)w, (int)(2 * es), (unsigned long)g);
+            for (k = 0; k < 12 && (size_t)k < bb && len > 0 && (size_t)len < sizeof msg; ++k)
+                len += snprintf(msg + len, sizeof msg - (size_t)len, " %02x", blk[k]);
+            bfail(c, msg);
+        }
+}
+
+/* encode src with the static op and the default attrs into a buffer of its
+   own; QUANT_OK is required (the case's op succeeded on the same tensors) */
+static uint8_t *encode_with(const bcase *c, const quant_tensor *src, quant_dtype dt, const char *who)
+{
+    quant_tensor s = *src, d = c->dst;
+    const quant_attrs a = quant_attrs_default();
+    const uint64_t n = shape_of(src, 4).count;
+    const size_t db = (size_t)bbytes(dt, n);
+    uint8_t *out = (uint8_t *)xmalloc(db + 1);
+    quant_status st;
+    memset(out, 0x3C, db + 1);
+    d.dtype = dt;
+    d.data = out;
+    st = quant_quantize(&s, &d, &a);
+    if (st != QUANT_OK) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: quant_quantize with the default attrs gives status %d", who, (int)st);
+        bfail(c, msg);
+    }
+    return out;
+}
+
+/* Quantize's properties (SPEC section 7.2): the bytes `got` of a successful
+   encode of the case's src equal the other op kind's (static <-> dynamic)
+   with another rounding, f8_overflow and on_error, into a dst filled
+   otherwise; and, for an f16/bf16 src, its f32 widening's. */
+static void check_encode_props(const bcase *c, const uint8_t *got, uint64_t n, int other_kind)
+{
+    const size_t db = (size_t)bbytes(c->dst.dtype, n);
+    char msg[300];
+    size_t i;
+    if (other_kind) {
+        quant_tensor s = c->src, d = c->dst;
+        quant_attrs a = quant_attrs_default();
+        const quant_attrs *A = battrs(c);
+        uint8_t *out = (uint8_t *)xmalloc(db + 1);
+        quant_status st;
+        for (i = 0; i < db; ++i) out[i] = (uint8_t)(0x5A ^ (i * 3));
+        d.data = out;
+        a.rounding = (quant_rounding)(((int)A->rounding + 1) % 4);
+        a.f8_overflow = (quant_f8_overflow)(1 - (int)A->f8_overflow);
+        a.on_error = (quant_on_error)(1 - (int)A->on_error);
+        st = c->op == 0 ? quant_dynamic_quantize(&s, NULL, NULL, &d, &a) : quant_quantize(&s, &d, &a);
+        if (st != QUANT_OK) {
+            snprintf(msg, sizeof msg, "the %s op on the same tensors (rounding %d) gives status %d",
+                     c->op == 0 ? "dynamic" : "static", (int)a.rounding, (int)st);
+            bfail(c, msg);
+        }
+        for (i = 0; i < db; ++i)
+            if (out[i] != got[i]) {
+                snprintf(msg, sizeof msg, "encode not deterministic: the %s op with rounding %d, f8_overflow %d, on_error "
+                         "%d, into a dst filled otherwise, writes byte %lu (block %lu) 0x%02x, the case's op 0x%02x",
+                         c->op == 0 ? "dynamic" : "static", (int)a.rounding, (int)a.f8_overflow, (int)a.on_error,
+                         (unsigned long)i, (unsigned long)(i / blk_bytes(c->dst.dtype)), out[i], got[i]);
+                bfail(c, msg);
+            }
+        free(out);
+    }
+    if (is_h16(c->src.dtype)) {
+        const int bf = c->src.dtype == QUANT_BF16;
+        quant_tensor w = c->src;
+        float *x = (float *)xmalloc((size_t)n * 4 + 4);
+        uint8_t *out;
+        uint64_t k;
+        for (k = 0; k < n; ++k) {
+            uint16_t h;
+            memcpy(&h, (const uint8_t *)c->src.data + 2 * k, 2);
+            x[k] = widen16q(h, bf);
+        }
+        w.dtype = QUANT_F32;
+        w.data = x;
+        out = encode_with(c, &w, c->dst.dtype, "the f32 widening of the 16-bit src");
+        for (i = 0; i < db; ++i)
+            if (out[i] != got[i]) {
+                snprintf(msg, sizeof msg, "encode of the %s src differs from that of its f32 widening at byte %lu (block "
+                         "%lu): 0x%02x from %s, 0x%02x from f32", bf ? "bf16" : "f16", (unsigned long)i,
+                         (unsigned long)(i / blk_bytes(c->dst.dtype)), got[i], bf ? "bf16" : "f16", out[i]);
+                bfail(c, msg);
+            }
+        free(out);
+        free(x);
+    }
+}
+
+/* quant_dtype_bytes of a block type: whole blocks, 0 otherwise */
+static void check_dtype_bytes(const bcase *c, int64_t v)
+{
+    const uint64_t be = blk_elems(c->bt), bb = blk_bytes(c->bt);
+    const size_t got = quant_dtype_bytes(c->bt, v);
+    size_t want = 0;
+    if (v >= 0 && (uint64_t)v % be == 0 && (uint64_t)v / be <= (uint64_t)SIZE_MAX / bb) want = (size_t)((uint64_t)v / be * bb);
+    if (got != want) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "quant_dtype_bytes(%s, %lld) is %lu, expected %lu", quant_dtype_name(c->bt), (long long)v,
+                 (unsigned long)got, (unsigned long)want);
+        bfail(c, msg);
+    }
+}
+
+static quant_status bcall(int op, int lib, const quant_tensor *src, quant_tensor *dst, const quant_tensor *sc,
+                          const quant_tensor *zp, const quant_attrs *a)
+{
+#if FUZZ_SCALAR_COPY
+    if (!lib) {
+        switch (op) {
+        case 0: return ref_quantize(src, dst, a);
+        case 1: return ref_dequantize(src, dst, a);
+        case 2: return ref_dynamic_quantize(src, sc, zp, dst, a);
+        default: return ref_dynamic_dequantize(src, sc, zp, dst, a);
+        }
+    }
+#else
+    (void)lib;
+#endif
+    switch (op) {
+    case 0: return quant_quantize(src, dst, a);
+    case 1: return quant_dequantize(src, dst, a);
+    case 2: return quant_dynamic_quantize(src, sc, zp, dst, a);
+    default: return quant_dynamic_dequantize(src, sc, zp, dst, a);
+    }
+}
+
+/* the structs a call was given, in allocations of their own, and copies to
+   compare them with afterwards */
+typedef struct bstructs {
+    quant_tensor *src, *dst, *sc, *zp, keep[4];
+    quant_attrs *a, keep_a;
+} bstructs;
+
+static void bs_make(const bcase *c, bstructs *s)
+{
+    s->src = c->src_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *s->src);
+    s->dst = c->dst_tnull ? NULL : (quant_tensor *)xmalloc(sizeof *s->dst);
+    s->sc = c->sc_given ? (quant_tensor *)xmalloc(sizeof *s->sc) : NULL;
+    s->zp = c->zp_given ? (quant_tensor *)xmalloc(sizeof *s->zp) : NULL;
+    s->a = c->attrs_null ? NULL : (quant_attrs *)xmalloc(sizeof *s->a);
+    s->keep[0] = c->src;
+    s->keep[1] = c->dst;
+    s->keep[2] = c->sc;
+    s->keep[3] = c->zp;
+    s->keep_a = c->a;
+    if (s->src) *s->src = c->src;
+    if (s->dst) *s->dst = c->dst;
+    if (s->sc) *s->sc = c->sc;
+    if (s->zp) *s->zp = c->zp;
+    if (s->a) *s->a = c->a;
+}
+
+static void bs_check(const bcase *c, const bstructs *s, const char *who)
+{
+    if ((s->src && memcmp(s->src, &s->keep[0], sizeof *s->src)) || (s->dst && memcmp(s->dst, &s->keep[1], sizeof *s->dst)) ||
+        (s->sc && memcmp(s->sc, &s->keep[2], sizeof *s->sc)) || (s->zp && memcmp(s->zp, &s->keep[3], sizeof *s->zp)) ||
+        (s->a && memcmp(s->a, &s->keep_a, sizeof *s->a))) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: a tensor or attribute struct changed", who);
+        bfail(c, msg);
+    }
+}
+
+static void bs_free(bstructs *s)
+{
+    free(s->src);
+    free(s->dst);
+    free(s->sc);
+    free(s->zp);
+    free(s->a);
+}
+
+static void want_status(const bcase *c, const char *who, quant_status got, quant_status want)
+{
+    if (got != want) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: status %d (%s), the model says %d (%s)", who, (int)got, quant_status_str(got),
+                 (int)want, quant_status_str(want));
+        bfail(c, msg);
+    }
+}
+
+/* the choose pair with a block qdt: the model's status, nothing written */
+static void block_choose(bcase *c, barena *m)
+{
+    const quant_status want = model_block_choose(c);
+    bstructs s;
+    int lib;
+    BSTAT(if (getenv("FUZZ_VERBOSE")) { bdump(c); fprintf(stderr, "  model: status %d\n", (int)want); });
+    bs_make(c, &s);
+    ba_snap(m);
+    for (lib = 1; lib >= 0; --lib) {
+        const char *who = lib ? "library" : "scalar copy";
+        const quant_scheme sch = (quant_scheme)(int)c->scheme;
+        quant_status st;
+#if !FUZZ_SCALAR_COPY
+        if (!lib) break;
+        st = c->op == 4 ? quant_choose_qparams(s.src, c->bt, sch, s.a, s.sc, s.zp)
+                        : quant_choose_and_quantize(s.src, s.dst, sch, s.a, s.sc, s.zp);
+#else
+        if (lib)
+            st = c->op == 4 ? quant_choose_qparams(s.src, c->bt, sch, s.a, s.sc, s.zp)
+                            : quant_choose_and_quantize(s.src, s.dst, sch, s.a, s.sc, s.zp);
+        else
+            st = c->op == 4 ? ref_choose_qparams(s.src, c->bt, sch, s.a, s.sc, s.zp)
+                            : ref_choose_and_quantize(s.src, s.dst, sch, s.a, s.sc, s.zp);
+#endif
+        BSTAT(if (lib) ++bstat_status[0][c->op][(unsigned)st % 20]);
+        want_status(c, who, st, want);
+        bs_check(c, &s, who);
+        ba_check(c, m, -1, NULL, who);
+    }
+    bs_free(&s);
+}
+
+/* One-shot: quant_explain, the op, the scalar copy. */
+static void block_oneshot(bcase *c, barena *m, quant_status want, quant_status want_d1)
+{
+    const int dyn = c->op >= 2, quantize = c->op % 2 == 0;
+    const uint64_t n = shape_of(&c->src, 4).count;
+    bstructs s;
+    char why[160];
+    quant_status e, st, st2;
+    uint8_t *got = NULL, *exp = NULL;
+    size_t db = 0;
+    BSTAT(if (getenv("FUZZ_VERBOSE")) { bdump(c); fprintf(stderr, "  model: status %d (D1's %d)\n", (int)want, (int)want_d1); });
+    bs_make(c, &s);
+    ba_snap(m);
+    why[0] = '\0';
+    e = quant_explain((quant_op)c->op, s.src, dyn ? s.sc : NULL, dyn ? s.zp : NULL, s.dst, s.a, why, sizeof why);
+    bs_check(c, &s, "quant_explain");
+    ba_check(c, m, -1, NULL, "quant_explain");
+    st = bcall(c->op, 1, s.src, s.dst, s.sc, s.zp, s.a);
+    BSTAT(++bstat_status[0][c->op][(unsigned)st % 20]);
+    want_status(c, "library", st, want);
+    if (e != want) {
+        if (FUZZ_BLOCK_KNOWN && want != want_d1 && e == want_d1) BSTAT(++bstat_known[0]);   /* D1 */
+        else {
+            char msg[300];
+            snprintf(msg, sizeof msg, "quant_explain gives %d (%s), the op and the model %d (line: %s)", (int)e,
+                     quant_status_str(e), (int)want, why);
+            bfail(c, msg);
+        }
+    }
+    if (why[0] == '\0') bfail(c, "quant_explain wrote no line");
+    bs_check(c, &s, "library");
+    if (st == QUANT_OK && n > 0) {
+        db = (size_t)bbytes(c->dst.dtype, n);
+        got = (uint8_t *)xmalloc(db + 1);
+        memcpy(got, ba_ptr(m, BB_DST), db);
+        ba_check(c, m, BB_DST, NULL, "library");
+        if (!quantize) {
+            exp = (uint8_t *)xmalloc(db + 1);
+            expect_decode(c, ba_ptr(m, BB_SRC), exp, n);
+            check_decoded(c, got, exp, n, "library");
+        }
+        BSTAT(++bstat_ok[blk_index(quantize ? c->dst.dtype : c->src.dtype)][quantize]; bstat_elems += (unsigned long)n);
+    } else ba_check(c, m, -1, NULL, "library");
+#if FUZZ_SCALAR_COPY
+    ba_restore(m);
+    st2 = bcall(c->op, 0, s.src, s.dst, s.sc, s.zp, s.a);
+    want_status(c, "scalar copy", st2, st);
+    bs_check(c, &s, "scalar copy");
+    ba_check(c, m, got ? BB_DST : -1, got, "scalar copy (against the library's bytes)");
+#else
+    (void)st2;
+#endif
+    if (got && quantize) {
+        ba_restore(m);
+        check_encode_props(c, got, n, 1);
+    }
+    free(got);
+    free(exp);
+    bs_free(&s);
+}
+
+/* the expected status of a run of a prepared plan, bound to the tensors of
+   variant v (0: the case's own), SPEC's; *d2: QUANT_ERR_NULL is D2's answer
+   instead (a dynamic plan: what comes after quant_run's check of NULL
+   scales) */
+enum { RUN_OWN, RUN_DST_SHAPE, RUN_SRC_DTYPE, RUN_BACKWARDS, RUN_PAST_END, RUN_SCALES, RUN_ZPS, RUN_AT_SRC, NRUN };
+
+/* Through a plan: quant_prepare (the model's status; plan untouched on an
+   error), units, a run that must fail, quant_run, and quant_run_range over
+   a random split. */
+static void block_plan(bcase *c, barena *m, reader *r, quant_status want, quant_status want_d1)
+{
+    const int dyn = c->op >= 2, quantize = c->op % 2 == 0;
+    const uint64_t n = shape_of(&c->src, 4).count;
+    quant_plan plan, keep;
+    bstructs s;
+    quant_status st;
+    size_t units, i, db, ub;
+    uint8_t *exp = NULL, *whole = NULL;
+    char msg[400];
+    const unsigned vb = rd8(r), pieces = 1 + rd8(r) % 4, order = rd8(r);
+    unsigned cuts_raw[4];
+    for (i = 0; i < 4; ++i) cuts_raw[i] = rd16(r);
+    BSTAT(if (getenv("FUZZ_VERBOSE")) {
+              bdump(c);
+              fprintf(stderr, "  model: status %d (D1's %d); run variant byte %u, %u pieces, order %u\n", (int)want,
+                      (int)want_d1, vb, pieces, order);
+          });
+    bs_make(c, &s);
+    ba_snap(m);
+    memset(&plan, 0xA7, sizeof plan);
+    keep = plan;
+    /* a static op's plan ignores scales and zps tensors: passed when given */
+    st = quant_prepare(&plan, (quant_op)c->op, s.src, s.sc, s.zp, s.dst, s.a);
+    BSTAT(++bstat_status[1][c->op][(unsigned)st % 20]);
+    if (st != want) {
+        if (FUZZ_BLOCK_KNOWN && want != want_d1 && st == want_d1) BSTAT(++bstat_known[0]);   /* D1 */
+        else want_status(c, "quant_prepare", st, want);
+    }
+    bs_check(c, &s, "quant_prepare");
+    ba_check(c, m, -1, NULL, "quant_prepare");
+    if (st != QUANT_OK) {
+        if (memcmp(&plan, &keep, sizeof plan)) bfail(c, "quant_prepare failed and changed the plan");
+        bs_free(&s);
+        return;
+    }
+    units = quant_plan_units(&plan);
+    if ((uint64_t)units != n / blk_elems(quantize ? c->dst.dtype : c->src.dtype)) {
+        snprintf(msg, sizeof msg, "quant_plan_units is %lu for %lu elements: a unit is a block", (unsigned long)units,
+                 (unsigned long)n);
+        bfail(c, msg);
+    }
+    db = (size_t)bbytes(c->dst.dtype, n);
+    ub = units ? db / units : 0;
+    keep = plan;
+    /* the expected bytes */
+    if (n > 0) {
+        if (quantize) exp = encode_with(c, &c->src, c->dst.dtype, "the one-shot static quantize");
+        else {
+            exp = (uint8_t *)xmalloc(db + 1);
+            expect_decode(c, ba_ptr(m, BB_SRC), exp, n);
+        }
+    }
+    /* a run that must fail (or a static plan given scales and zps, which it ignores) */
+    if (vb >= 160) {
+        const int v = 1 + (int)(vb % (NRUN - 1));
+        quant_tensor ts = c->src, td = c->dst, tsc = c->sc, tzp = c->zp;
+        const quant_tensor *psc = NULL, *pzp = NULL;
+        size_t b0 = 0, b1 = units;
+        quant_status w = QUANT_OK;
+        int d2 = 0;
+        tsc.dtype = QUANT_F32; tsc.rank = 1; tsc.dims[0] = 1;
+        tzp.dtype = QUANT_S8; tzp.rank = 1; tzp.dims[0] = 1;
+        tsc.data = tzp.data = ba_ptr(m, BB_XS) ? (void *)ba_ptr(m, BB_XS) : (void *)&keep;   /* read by no valid run */
+        switch (v) {
+        case RUN_DST_SHAPE: td.dims[td.rank - 1] += (int64_t)blk_elems(quantize ? td.dtype : ts.dtype); w = QUANT_ERR_SHAPE; break;
+        case RUN_SRC_DTYPE:
+            ts.dtype = quantize ? (ts.dtype == QUANT_F32 ? QUANT_F16 : QUANT_F32)
+                                : (quant_dtype)(QUANT_Q4_0 + (blk_index(ts.dtype) + 1) % 15);
+            w = QUANT_ERR_DTYPE;
+            break;
+        case RUN_BACKWARDS: b0 = 1; b1 = 0; w = QUANT_ERR_RANGE; d2 = dyn; break;
+        case RUN_PAST_END: b1 = units + 1; w = QUANT_ERR_RANGE; d2 = dyn; break;
+        case RUN_SCALES: psc = &tsc; w = dyn ? QUANT_ERR_SCALES : QUANT_OK; break;
+        case RUN_ZPS: pzp = &tzp; w = dyn ? QUANT_ERR_ZPS : QUANT_OK; d2 = dyn; break;
+        default:
+            td.data = ts.data;
+            w = n == 0 ? QUANT_OK : misaligned(td.data, align_of(td.dtype)) ? QUANT_ERR_ALIGN : QUANT_ERR_OVERLAP;
+            d2 = dyn && w != QUANT_ERR_ALIGN;
+            break;
+        }
+        if (w != QUANT_OK || !dyn) {
+            const int ranged = v == RUN_BACKWARDS || v == RUN_PAST_END || (order & 1);
+            ba_restore(m);
+            st = ranged ? quant_run_range(&plan, &ts, psc, pzp, &td, b0, b1) : quant_run(&plan, &ts, psc, pzp, &td);
+            BSTAT(++bstat_runs_bad);
+            if (st != w) {
+                if (FUZZ_BLOCK_KNOWN && d2 && st == QUANT_ERR_NULL) BSTAT(++bstat_known[1]);   /* D2 */
+                else {
+                    snprintf(msg, sizeof msg, "%s (run variant %d) gives %d (%s), expected %d (%s)",
+                             ranged ? "quant_run_range" : "quant_run", v, (int)st, quant_status_str(st), (int)w,
+                             quant_status_str(w));
+                    bfail(c, msg);
+                }
+            }
+            if (memcmp(&plan, &keep, sizeof plan)) bfail(c, "a run changed the plan");
+            if (st == QUANT_OK && n > 0 && v != RUN_AT_SRC) {
+                if (quantize) ba_check(c, m, BB_DST, exp, "a static plan run given scales or zps");
+                else {
+                    check_decoded(c, ba_ptr(m, BB_DST), exp, n, "a static plan run given scales or zps");
+                    ba_check(c, m, BB_DST, NULL, "a static plan run given scales or zps");
+                }
+            } else ba_check(c, m, -1, NULL, "a run that must fail");
+        }
+    }
+    /* the whole run */
+    ba_restore(m);
+    st = quant_run(&plan, s.src, NULL, NULL, s.dst);
+    if (memcmp(&plan, &keep, sizeof plan)) bfail(c, "quant_run changed the plan");
+    bs_check(c, &s, "quant_run");
+    if (st != QUANT_OK) {
+        if (FUZZ_BLOCK_KNOWN && dyn && st == QUANT_ERR_NULL) {   /* D2: nothing runs */
+            BSTAT(++bstat_known[1]);
+            ba_check(c, m, -1, NULL, "quant_run (D2)");
+            st = quant_run_range(&plan, s.src, NULL, NULL, s.dst, 0, units);
+            if (st != QUANT_ERR_NULL) want_status(c, "quant_run_range after D2", st, QUANT_ERR_NULL);
+            ba_check(c, m, -1, NULL, "quant_run_range (D2)");
+            free(exp);
+            bs_free(&s);
+            return;
+        }
+        want_status(c, "quant_run", st, QUANT_OK);
+    }
+    if (n == 0) {
+        ba_check(c, m, -1, NULL, "quant_run on an empty tensor");
+        free(exp);
+        bs_free(&s);
+        return;
+    }
+    whole = (uint8_t *)xmalloc(db + 1);
+    memcpy(whole, ba_ptr(m, BB_DST), db);
+    if (quantize) ba_check(c, m, BB_DST, exp, "quant_run against the one-shot quantize");
+    else {
+        check_decoded(c, whole, exp, n, "quant_run");
+        ba_check(c, m, BB_DST, NULL, "quant_run");
+    }
+    if (quantize) check_encode_props(c, whole, n, 0);
+    BSTAT(++bstat_ok[blk_index(quantize ? c->dst.dtype : c->src.dtype)][quantize]; bstat_elems += (unsigned long)n);
+    /* ranges: cuts sorted, run forward or backward, each into dst as it was
+       before any; the first one's bytes alone checked too */
+    {
+        size_t cuts[6], k, j, ncut = pieces - 1;
+        cuts[0] = 0;
+        for (k = 0; k < ncut; ++k) cuts[k + 1] = units ? cuts_raw[k] % (units + 1) : 0;
+        cuts[ncut + 1] = units;
+        for (k = 1; k <= ncut; ++k)
+            for (j = k + 1; j <= ncut; ++j)
+                if (cuts[j] < cuts[k]) { const size_t t = cuts[j]; cuts[j] = cuts[k]; cuts[k] = t; }
+        ba_restore(m);
+        for (k = 0; k <= ncut; ++k) {
+            const size_t p = order & 2 ? ncut - k : k, b0 = cuts[p], b1 = cuts[p + 1];
+            st = quant_run_range(&plan, s.src, NULL, NULL, s.dst, b0, b1);
+            if (st != QUANT_OK) {
+                snprintf(msg, sizeof msg, "quant_run_range(%lu, %lu) of %lu units gives %d", (unsigned long)b0,
+                         (unsigned long)b1, (unsigned long)units, (int)st);
+                bfail(c, msg);
+            }
+            if (k == 0) {
+                /* only units b0 .. b1-1 written, as the whole run wrote them */
+                uint8_t *w1 = (uint8_t *)xmalloc(db + 1);
+                memcpy(w1, m->snap[m->home[BB_DST]] + m->off[BB_DST], db);
+                memcpy(w1 + b0 * ub, whole + b0 * ub, (b1 - b0) * ub);
+                ba_check(c, m, BB_DST, w1, "the first range of a split");
+                free(w1);
+            }
+        }
+        ba_check(c, m, BB_DST, whole, "the ranges of a split against quant_run");
+        if (memcmp(&plan, &keep, sizeof plan)) bfail(c, "quant_run_range changed the plan");
+        BSTAT(++bstat_ranges);
+    }
+    free(whole);
+    free(exp);
+    bs_free(&s);
+}
+
+static int block_case(reader *r)
+{
+    static const quant_dtype fl[] = { QUANT_F32, QUANT_F16, QUANT_BF16, QUANT_F32 };
+    static const quant_dtype qn[] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_S4 };
+    static const quant_dtype wild_f[] = { QUANT_UNDEF, QUANT_S8, QUANT_S32, QUANT_E8M0, QUANT_F8_E5M2, QUANT_S16,
+                                          (quant_dtype)(QUANT_NVFP4_BLOCK + 1), (quant_dtype)-1, (quant_dtype)1000 };
+    bcase c;
+    barena m;
+    int quantize, dyn, k, rk, held_s, held_d, stage, have_ss, have_ds;
+    int64_t be, sst[QUANT_MAX_RANK], dst_[QUANT_MAX_RANK];
+    size_t sb, dbb;
+    unsigned ps, pd, xs = 0, xz = 0;
+    quant_status want, want_d1;
+
+    memset(&c, 0, sizeof c);
+    memset(&m, 0, sizeof m);
+    for (k = 0; k < NBB; ++k) m.home[k] = -1;
+    {
+        const unsigned mb = rd8(r);
+        if (mb >= 224) c.op = 4 + (int)(mb & 1);
+        else {
+            c.op = (int)(mb % 4);
+            c.plan = mb / 4 % 8 >= 5;
+        }
+    }
+    quantize = c.op % 2 == 0 || c.op == 5;
+    dyn = c.op == 2 || c.op == 3;
+    c.bt = (quant_dtype)(QUANT_Q4_0 + (int)(rd8(r) % 15));
+    be = (int64_t)blk_elems(c.bt);
+    {
+        const unsigned fb = rd8(r);
+        quant_dtype qd = c.bt, fd;
+        if (fb < 216) fd = fl[fb % 4];
+        else if (fb < 232) { c.flavour = 1; fd = (quant_dtype)(QUANT_Q4_0 + (int)(fb % 15)); }
+        else if (fb < 244) { c.flavour = 2; qd = qn[fb % 4]; fd = c.bt; }
+        else { c.flavour = 3; fd = wild_f[fb % N(wild_f)]; }
+        if (c.op >= 4) qd = c.bt;                                     /* the choose pair: a block qdt */
+        c.src.dtype = quantize ? fd : qd;
+        c.dst.dtype = quantize ? qd : fd;
+    }
+    {
+        static const int wild_rank[] = { -1, 13, 12, -7 };
+        const unsigned rb = rd8(r), junk = rd8(r);
+        c.src.rank = rb < 192 ? 1 + (int)(rb % 3) : rb < 208 ? 0 : rb < 232 ? 4 + (int)(rb % 3) : wild_rank[rb % 4];
+        for (k = 0; k < QUANT_MAX_RANK; ++k)
+            c.src.dims[k] = k >= c.src.rank ? ((junk & 1) ? -1 - k : 0) : k == c.src.rank - 1 ? pick_last(r, be) : pick_outer(r);
+    }
+    rk = c.src.rank < 0 ? 0 : c.src.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.src.rank;
+    c.dst.rank = c.src.rank;
+    memcpy(c.dst.dims, c.src.dims, sizeof c.dst.dims);
+    {
+        const unsigned xb = rd8(r);
+        if (xb >= 216 && xb < 228 && rk > 0) {
+            int64_t *d = &c.dst.dims[rd8(r) % (unsigned)rk];
+            const unsigned how = rd8(r) % 3;
+            *d = how == 0 ? (*d == INT64_MAX ? 0 : *d + 1) : how == 1 ? (*d > INT64_MAX - be ? 1 : *d + be) : -1;
+        } else if (xb >= 228 && xb < 240) c.dst.rank = (int)(rd8(r) % 15) - 1;
+        else if (xb >= 240)
+            for (k = rk; k < QUANT_MAX_RANK; ++k) c.dst.dims[k] = -3;   /* past the rank: ignored */
+    }
+    /* attrs */
+    c.a = quant_attrs_default();
+    {
+        static const int wild_q[] = { 3, -1, 4, 1000 };
+        static const int wild_r[] = { 4, -1, 5, 0x7FFFFFFF };
+        static const int wild_f8[] = { 2, -1, 0x7FFFFFFF };
+        static const int wild_oe[] = { 2, -1, 3 };
+        static const float ts_good[] = { 2.0f, 1.0f, 0.5f, 448.0f };
+        static const uint32_t ts_bad[] = { 0x7FC00000u, 0x7F800000u, 0xBF800000u, 0x00000001u };
+        const unsigned ab = rd8(r), q = rd8(r), ro = rd8(r), fo = rd8(r), oe = rd8(r), ts = rd8(r);
+        c.attrs_null = ab >= 236 && ab < 252;
+        c.src_tnull = ab == 252 || ab == 253;
+        c.dst_tnull = ab >= 254;
+        c.a.qtype = (quant_qtype)(q < 200 ? 0 : q < 212 ? 1 : q < 224 ? 2 : wild_q[q % 4]);
+        c.a.axis = (int64_t)(ab % 5) - 2;
+        if (c.a.qtype == QUANT_PER_GROUP)
+            for (k = 0; k < rk; ++k) c.a.group_shape[k] = k == rk - 1 ? be : 1;
+        c.a.rounding = (quant_rounding)(ro < 236 ? (int)(ro % 4) : wild_r[ro % 4]);
+        c.a.f8_overflow = (quant_f8_overflow)(fo < 244 ? (int)(fo % 2) : wild_f8[fo % 3]);
+        c.a.on_error = (quant_on_error)(oe < 120 ? 0 : oe < 244 ? 1 : wild_oe[oe % 3]);
+        c.a.tensor_scale = ts < 208 ? 0.0f : ts < 216 ? -0.0f : ts < 232 ? ts_good[ts % 4] : bits_f(ts_bad[ts % 4]);
+    }
+    /* the static lists (a dynamic op ignores them), the dynamic ops'
+       tensors, the choose pair's scheme and tensors */
+    {
+        const unsigned lb = rd8(r), tb = rd8(r);
+        if (lb < 168) {
+        } else if (lb < 180) xs = 1;      /* one scale */
+        else if (lb < 186) xs = 2;        /* a pointer, n_scales 0 */
+        else if (lb < 192) xs = 3;        /* NULL, n_scales 1 */
+        else if (lb < 204) xz = 1;
+        else if (lb < 210) xz = 2;
+        else if (lb < 216) xz = 3;        /* NULL, n_zps 2 */
+        else xs = xz = 1;
+        c.a.n_scales = xs == 1 || xs == 3 ? 1 : 0;
+        c.a.n_zps = xz == 1 ? 1 : xz == 3 ? 2 : 0;
+        if (c.op >= 4) {
+            static const long long wild_s[] = { -1, 6, 1000, 0x7FFFFFFF };
+            const unsigned sb2 = rd8(r);
+            c.scheme = sb2 < 216 ? (long long)(sb2 % 6) : wild_s[sb2 % 4];
+            c.sc_given = tb < 232;
+            c.zp_given = (tb & 1) != 0;
+        } else {
+            c.sc_given = (tb >= 176 && tb < 204) || tb >= 228;
+            c.zp_given = tb >= 204;
+        }
+        c.sc.dtype = QUANT_F32;
+        c.sc.rank = 1;
+        c.sc.dims[0] = 1;
+        c.zp.dtype = c.op >= 4 ? QUANT_S32 : QUANT_S8;
+        c.zp.rank = 1;
+        c.zp.dims[0] = 1;
+    }
+    /* strides */
+    have_ss = pick_strides(r, &c.src, sst);
+    have_ds = pick_strides(r, &c.dst, dst_);
+    /* the sizes: a tensor the harness cannot hold (or whose size is not
+       whole blocks) is an 8-byte placeholder */
+    {
+        const shape_info s1 = shape_of(&c.src, 4), s2 = shape_of(&c.dst, 4);
+        const int lw1 = rk > 0 && is_blk(c.src.dtype) && (uint64_t)c.src.dims[rk - 1] % blk_elems(c.src.dtype) != 0;
+        const int dr = c.dst.rank < 0 ? 0 : c.dst.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.dst.rank;
+        const int lw2 = dr > 0 && is_blk(c.dst.dtype) && (uint64_t)c.dst.dims[dr - 1] % blk_elems(c.dst.dtype) != 0;
+        held_s = s1.known && s1.count <= BCAP && !lw1 && !(is_blk(c.src.dtype) && c.src.rank == 0);
+        held_d = s2.known && s2.count <= BCAP && !lw2 && !(is_blk(c.dst.dtype) && c.dst.rank == 0);
+        sb = held_s ? (size_t)bbytes(c.src.dtype, s1.count) : 8;
+        dbb = held_d ? (size_t)bbytes(c.dst.dtype, s2.count) : 8;
+        c.unheld = !held_s || !held_d;
+    }
+    /* pointers: own, NULL, misaligned; dst overlapping (or touching) src */
+    ps = rd8(r);
+    pd = rd8(r);
+    if (ps >= 244 && pd < 216 && held_s && held_d && c.op < 4) {
+        /* one allocation: dst at src + delta, delta in [-dst bytes, src bytes],
+           the float side kept on its boundary */
+        const unsigned dv = rd16(r);
+        const long long na = (long long)sb, nb = (long long)dbb;
+        long long delta = (long long)(dv % (unsigned)(na + nb + 1)) - nb, lo, so, dof;
+        const long long fal = (long long)align_of(quantize ? c.src.dtype : c.dst.dtype);
+        if (dv & 0x8000u) delta = (dv & 0x4000u) ? -nb : na;                /* touching: no overlap */
+        lo = delta < 0 ? -delta : 0;
+        so = lo;
+        dof = lo + delta;
+        {
+            const long long fo = quantize ? so : dof, shift = (fal - fo % fal) % fal;
+            so += shift;
+            dof += shift;
+        }
+        ba_new(&m, BB_SRC, (size_t)(so + na > dof + nb ? so + na : dof + nb));
+        m.home[BB_SRC] = m.home[BB_DST] = BB_SRC;
+        m.off[BB_SRC] = (size_t)so;
+        m.off[BB_DST] = (size_t)dof;
+        m.bytes[BB_SRC] = sb;
+        m.bytes[BB_DST] = dbb;
+    } else {
+        if (ps < 216 || ps >= 244) ba_own(&m, BB_SRC, sb, 0);
+        else if (ps >= 228) ba_own(&m, BB_SRC, sb, 1 + ps % 3);
+        if (pd < 216) ba_own(&m, BB_DST, dbb, 0);
+        else if (pd >= 228) ba_own(&m, BB_DST, dbb, 1 + pd % 3);
+    }
+    if (c.sc_given) ba_own(&m, BB_SC, 4, 0);
+    if (c.zp_given) ba_own(&m, BB_ZP, c.zp.dtype == QUANT_S32 ? 4 : 1, 0);
+    if (xs == 1 || xs == 2) ba_own(&m, BB_XS, xs == 1 ? 4 : 0, 0);
+    if (xz == 1 || xz == 2) ba_own(&m, BB_XZ, xz == 1 ? 8 : 0, 0);
+    if (have_ss) ba_own(&m, BB_SS, 8 * (size_t)rk, 0);
+    if (have_ds) ba_own(&m, BB_DS, 8 * (size_t)(c.dst.rank < 0 ? 0 : c.dst.rank > QUANT_MAX_RANK ? QUANT_MAX_RANK : c.dst.rank), 0);
+    /* contents */
+    if (have_ss && rk) memcpy(ba_ptr(&m, BB_SS), sst, 8 * (size_t)rk);
+    if (have_ds && m.bytes[BB_DS]) memcpy(ba_ptr(&m, BB_DS), dst_, m.bytes[BB_DS]);
+    if (xs == 1) { const float one = 1.0f; memcpy(ba_ptr(&m, BB_XS), &one, 4); }
+    if (xz == 1) memset(ba_ptr(&m, BB_XZ), 0, 8);
+    if (c.sc_given) { const float one = 1.0f; memcpy(ba_ptr(&m, BB_SC), &one, 4); }
+    if (c.zp_given) memset(ba_ptr(&m, BB_ZP), 0, m.bytes[BB_ZP]);
+    if (ba_ptr(&m, BB_SRC) && held_s) {
+        const uint64_t n = shape_of(&c.src, 4).count;
+        uint8_t *p = ba_ptr(&m, BB_SRC);
+        size_t i;
+        if (is_float_t(c.src.dtype)) fill_float_src(r, c.src.dtype, p, n, (uint64_t)be);
+        else for (i = 0; i < sb; ++i) p[i] = r->n ? (uint8_t)rd8(r) : (uint8_t)(i * 37 + 11);
+    }
+    c.src.data = ba_ptr(&m, BB_SRC);
+    c.dst.data = ba_ptr(&m, BB_DST);
+    c.sc.data = ba_ptr(&m, BB_SC);
+    c.zp.data = ba_ptr(&m, BB_ZP);
+    c.a.scales = (const float *)(void *)ba_ptr(&m, BB_XS);
+    c.a.zps = (const int64_t *)(void *)ba_ptr(&m, BB_XZ);
+    c.a.src_strides = (const int64_t *)(void *)ba_ptr(&m, BB_SS);
+    c.a.dst_strides = (const int64_t *)(void *)ba_ptr(&m, BB_DS);
+
+    check_dtype_bytes(&c, c.src.rank > 0 && c.src.rank <= QUANT_MAX_RANK ? c.src.dims[c.src.rank - 1] : -1);
+    check_dtype_bytes(&c, be * 3);
+    check_dtype_bytes(&c, be + 32);
+
+    if (c.op >= 4) {
+        block_choose(&c, &m);
+        ba_free(&m);
+        return 0;
+    }
+    /* a static op's NULL attrs is the defaults (what D1 asked for) */
+    want = model_block(&c, FUZZ_BLOCK_KNOWN, &stage);
+    want_d1 = model_block(&c, 0, &k);
+    /* a placeholder only where the status comes before the overlap check */
+    if (c.unheld && (stage >= 4 || k >= 4)) {
+        BSTAT(++bstat_skipped);
+        ba_free(&m);
+        return 0;
+    }
+    if (c.plan) block_plan(&c, &m, r, want, want_d1);
+    else block_oneshot(&c, &m, want, want_d1);
+    ba_free(&m);
+    (void)dyn;
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = { data, size };
@@ -2149,6 +3411,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&m, 0, sizeof m);
     c.op = (int)rd8(&r);
     if (c.op >= 252) { row_kernel_case(&r); return 0; }
+    if (c.op == 244) return block_case(&r);
     if (c.op >= 244) return choose_case(&r, (unsigned)c.op);
     c.op %= 4;
     dyn = c.op >= 2;
