@@ -1349,6 +1349,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_i8 QUANT__SFX(quant__bk_i8)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
+#define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
 #define quant__simd_f4_enc_g QUANT__SFX(quant__simd_f4_enc_g)
@@ -4539,7 +4540,7 @@ static const unsigned short quant__blk_tab[15][2] = {
     { 32, 18 }, { 256, 136 }, { 32, 17 }, { 64, 36 }                              /* iq4_nl iq4_xs mxfp4 nvfp4 */
 };
 #  define quant__blk(t) ((unsigned)(t) - QUANT_Q4_0 < 15u ? (unsigned)quant__blk_tab[(unsigned)(t) - QUANT_Q4_0][0] : 0u)
-#  define quant__blk_bytes(t) ((unsigned)quant__blk_tab[(unsigned)(t) - QUANT_Q4_0][1])
+#  define quant__blk_bytes(t) ((unsigned)(t) - QUANT_Q4_0 < 15u ? (unsigned)quant__blk_tab[(unsigned)(t) - QUANT_Q4_0][1] : 1u)
 #else
 #  define quant__blk(t) 0u
 #  define quant__blk_bytes(t) 1u
@@ -5590,10 +5591,25 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     if (o & 4u) _mm_sfence();
     return 1;
 }
+
+/* BLOCK ENCODERS (AVX-512) */
+
+/* nb blocks of type t encoded from x into dst, bytes as quant__blk_encode
+   writes them; 0 for a type this pass leaves to the scalar code */
+QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
+{
+    (void)t; (void)x; (void)dst; (void)nb;
+    return 0;
+}
 #else
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     (void)t; (void)src; (void)dst; (void)nb; (void)o;
+    return 0;
+}
+QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
+{
+    (void)t; (void)x; (void)dst; (void)nb;
     return 0;
 }
 #endif
@@ -5605,11 +5621,19 @@ QUANT__PRIVATE int quant__simd_blk_dec_x86(unsigned t, const uint8_t *src, void 
     QUANT__PICK(r = quant__simd_blk_dec, (t, src, dst, nb, o));
     return r;
 }
+QUANT__PRIVATE int quant__simd_blk_enc_x86(unsigned t, const float *x, uint8_t *dst, size_t nb)
+{
+    int r = 0;
+    QUANT__PICK(r = quant__simd_blk_enc, (t, x, dst, nb));
+    return r;
+}
 #endif
 #if QUANT__SIMD_ANY
 #  define quant__blk_deck QUANT__BK(quant__simd_blk_dec)
+#  define quant__blk_enck QUANT__BK(quant__simd_blk_enc)
 #else
 #  define quant__blk_deck(t, src, dst, nb, o) 0
+#  define quant__blk_enck(t, x, dst, nb) 0
 #endif
 #endif
 
@@ -5974,6 +5998,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_i8
 #undef quant__bk_h
 #undef quant__simd_blk_dec
+#undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
 #undef quant__simd_f4_enc
 #undef quant__simd_f4_enc_g
@@ -6581,51 +6606,56 @@ QUANT__NOINLINE quant_status quant__prepare(quant__plan *plan, const quant_tenso
    when the float side is 16-bit */
 QUANT__NOINLINE void quant__run_blocks(const quant__plan *p, size_t b0, size_t b1)
 {
-    const unsigned t = p->qdtype, be = quant__blk(t), bb = quant__blk_bytes(t);
+    const unsigned t = p->qdtype, be = quant__blk(t), bb = quant__blk_bytes(t), per = 256u / be;
     float buf[256];
-    size_t b;
-    for (b = b0; b < b1; ++b) {
-        if (p->quantize) {
-            const float *x = (const float *)p->src + b * be;
+    size_t b, k, m;
+    if (p->quantize) {
+        if (QUANT__F32_SIDE(p)) {
+            const float *x = (const float *)p->src;
+            if (quant__blk_enck(t, x + b0 * be, (uint8_t *)p->dst + b0 * bb, b1 - b0)) return;
+            for (b = b0; b < b1; ++b) quant__blk_encode(t, x + b * be, (uint8_t *)p->dst + b * bb);
+            return;
+        }
 #if QUANT__HALF
-            if (p->fdtype != QUANT_F32) {
-                const uint16_t *h = (const uint16_t *)p->src + b * be;
+        /* 256 elements at a time widened to f32 */
+        for (b = b0; b < b1; b += m) {
+            const uint16_t *h = (const uint16_t *)p->src + b * be;
+            m = b1 - b < per ? b1 - b : per;
 #  if QUANT__SIMD_ANY
-                quant__widen16(h, buf, be, p->fdtype == QUANT_BF16);
+            quant__widen16(h, buf, m * be, p->fdtype == QUANT_BF16);
 #  else
-                unsigned k;
-                for (k = 0; k < be; ++k) buf[k] = p->fdtype == QUANT_BF16 ? quant__bf16_to_f32(h[k]) : quant__f16_to_f32(h[k]);
+            for (k = 0; k < m * be; ++k) buf[k] = p->fdtype == QUANT_BF16 ? quant__bf16_to_f32(h[k]) : quant__f16_to_f32(h[k]);
 #  endif
-                x = buf;
-            }
+            if (!quant__blk_enck(t, buf, (uint8_t *)p->dst + b * bb, m))
+                for (k = 0; k < m; ++k) quant__blk_encode(t, buf + k * be, (uint8_t *)p->dst + (b + k) * bb);
+        }
 #endif
-            quant__blk_encode(t, x, (uint8_t *)p->dst + b * bb);
-        } else if (QUANT__F32_SIDE(p)) {
-            if (quant__blk_deck(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be, b1 - b, 0u)) return;
-            quant__blk_decode(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be);
-        } else {
+        return;
+    }
+    if (QUANT__F32_SIDE(p)) {
+        if (quant__blk_deck(t, (const uint8_t *)p->src + b0 * bb, (float *)p->dst + b0 * be, b1 - b0, 0u)) return;
+        for (b = b0; b < b1; ++b) quant__blk_decode(t, (const uint8_t *)p->src + b * bb, (float *)p->dst + b * be);
+        return;
+    }
 #if QUANT__HALF
-            if (!(p->flags & QUANT__F_BF16_FTZ) &&
-                quant__blk_deck(t, (const uint8_t *)p->src + b * bb, (uint16_t *)p->dst + b * be, b1 - b,
-                                p->fdtype == QUANT_BF16 ? 1u : 2u))
-                return;
-#endif
+    {
+        const int bf = (p->flags & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16;
+        if (bf != 2 && quant__blk_deck(t, (const uint8_t *)p->src + b0 * bb, (uint16_t *)p->dst + b0 * be, b1 - b0,
+                                       bf ? 1u : 2u))
+            return;
+        for (b = b0; b < b1; ++b) {
+            uint16_t *o = (uint16_t *)p->dst + b * be;
             quant__blk_decode(t, (const uint8_t *)p->src + b * bb, buf);
-#if QUANT__HALF
-            {
-                const int bf = (p->flags & QUANT__F_BF16_FTZ) ? 2 : p->fdtype == QUANT_BF16;
-                uint16_t *o = (uint16_t *)p->dst + b * be;
 #  if QUANT__SIMD_ANY
-                quant__narrow16(buf, o, be, bf);
+            quant__narrow16(buf, o, be, bf);
 #  else
-                unsigned k;
-                for (k = 0; k < be; ++k)
-                    o[k] = bf == 2 ? quant__f32_to_bf16_ftz(buf[k]) : bf ? quant__f32_to_bf16(buf[k]) : quant__f32_to_f16(buf[k]);
+            for (k = 0; k < be; ++k)
+                o[k] = bf == 2 ? quant__f32_to_bf16_ftz(buf[k]) : bf ? quant__f32_to_bf16(buf[k]) : quant__f32_to_f16(buf[k]);
 #  endif
-            }
-#endif
         }
     }
+#endif
+    (void)per; (void)buf; (void)k; (void)m;
 }
 #endif /* QUANT__BLOCKS */
 
