@@ -376,7 +376,8 @@
    QUANT_ERR_SHAPE), is dense (strides: QUANT_ERR_STRIDE) and takes
    quant_dtype_bytes(t, elements) bytes, rows of whole blocks. quant_quantize
    (f32, f16 or bf16 in) and quant_dequantize (f32, f16 or bf16 out) take
-   attrs with no scale or zero-point list (QUANT_ERR_SCALES, QUANT_ERR_ZPS),
+   NULL attrs (the defaults), or attrs with no scale or zero-point list
+   (QUANT_ERR_SCALES, QUANT_ERR_ZPS),
    per_tensor (QUANT_ERR_QTYPE) and no tensor_scale (QUANT_ERR_ATTR); the
    dynamic ops take NULL for both tensors. A block type is never a scales
    tensor nor the type the choose pair chooses for (QUANT_ERR_DTYPE). A
