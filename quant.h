@@ -1349,6 +1349,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_dm QUANT__SFX(quant__bk_dm)
 #define quant__bk_i8 QUANT__SFX(quant__bk_i8)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
+#define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
@@ -5435,159 +5436,171 @@ QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats
    product with it would) */
 QUANT__INLINE float quant__bk_h(const uint8_t *b)
 {
-    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(b[0] | b[1] << 8)));
+    return _mm512_cvtss_f32(_mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8))));
+}
+
+/* One block of type t (a constant where it is inlined) at b decoded to
+   element `at` of dst */
+QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    const __m512i m15 = _mm512_set1_epi32(15);
+    int n, j;
+    switch (t) {
+    case QUANT_Q4_0: case QUANT_Q4_1: case QUANT_IQ4_NL: case QUANT_MXFP4: {
+        __m512 T;
+        if (t == QUANT_MXFP4) T = _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
+        else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
+        else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
+        else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
+        quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
+        break;
+    }
+    case QUANT_Q5_0: case QUANT_Q5_1: {
+        /* 32 levels: the fifth bit of element e is bit e of qh */
+        const int has_m = t == QUANT_Q5_1;
+        const float d = quant__bk_h(b), m = has_m ? quant__bk_h(b + 2) : 0.0f;
+        const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
+        const __m512i lo = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(lev, off), d, m, has_m), o);
+        const __m512i hi = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(_mm512_add_ps(lev, _mm512_set1_ps(16)), off), d, m, has_m), o);
+        const uint32_t qh = quant__ld4(b + 2 + 2 * has_m);
+        const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 6 + 2 * has_m)));
+        const __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4), s16 = _mm512_set1_epi32(16);
+        quant__bk_st(dst, at, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i0, (__mmask16)qh, i0, s16), hi), o);
+        quant__bk_st(dst, at + 16, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i1, (__mmask16)(qh >> 16), i1, s16), hi), o);
+        break;
+    }
+    case QUANT_Q8_0: {
+        const __m512 d = _mm512_set1_ps(quant__bk_h(b));
+        quant__bk_st(dst, at, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 2), d), o), o);
+        quant__bk_st(dst, at + 16, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 18), d), o), o);
+        break;
+    }
+    case QUANT_Q8_K: {
+        const __m512 d = _mm512_set1_ps(quant__float(quant__ld4(b)));
+        for (j = 0; j < 16; ++j) quant__bk_st(dst, at + 16 * (size_t)j, quant__bk_tab(_mm512_mul_ps(d, quant__bk_i8(b + 4 + 16 * j)), o), o);
+        break;
+    }
+    case QUANT_NVFP4_BLOCK:
+        for (n = 0; n < 4; n += 2) {
+            /* two sub-blocks of 16: bytes 8n .. 8n+15 of the codes */
+            const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 4 + 8 * n)));
+            const __m512i lo = _mm512_and_si512(D, m15), hi = _mm512_srli_epi32(D, 4);
+            const __m512i s0 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+            const __m512i s1 = _mm512_add_epi32(s0, _mm512_set1_epi32(8));
+            const __m512i T0 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n]))), o);
+            const __m512i T1 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n + 1]))), o);
+            quant__bk_st(dst, at + 16 * (size_t)n, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s0, hi), T0), o);
+            quant__bk_st(dst, at + 16 * (size_t)n + 16, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s1, hi), T1), o);
+        }
+        break;
+    case QUANT_IQ4_XS: {
+        const float d = quant__bk_h(b);
+        const unsigned sh = (unsigned)(b[2] | b[3] << 8);
+        for (n = 0; n < 8; ++n) {
+            const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
+            const float dl = d * (float)(ls - 32);
+            quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dl), iq4), o), o);
+        }
+        break;
+    }
+    case QUANT_Q4_K: case QUANT_Q5_K: {
+        /* sub-block n: nibble (n odd: high) of byte l of its 32, the fifth bit (Q5_K) bit n of qh[l] */
+        const int k5 = t == QUANT_Q5_K;
+        const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
+        const uint8_t *q = b + (k5 ? 48 : 16);
+        for (n = 0; n < 8; n += 2, q += 32) {
+            unsigned sc, mn;
+            __m512i Ta[2], Tb[2];
+            for (j = 0; j < 2; ++j) {
+                quant__k4_scale(b + 4, n + j, &sc, &mn);
+                Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, m * (float)mn), o);
+                Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, m * (float)mn), o)
+                           : Ta[j];
+            }
+            for (j = 0; j < 32; j += 16) {
+                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + j)));
+                __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4);
+                if (k5) {
+                    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 + j));
+                    const __m512i s16 = _mm512_set1_epi32(16);
+                    i0 = _mm512_mask_or_epi32(i0, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << n))), i0, s16);
+                    i1 = _mm512_mask_or_epi32(i1, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(2 << n))), i1, s16);
+                }
+                quant__bk_st(dst, at + 32 * (size_t)n + (size_t)j, _mm512_permutex2var_epi32(Ta[0], i0, Tb[0]), o);
+                quant__bk_st(dst, at + 32 * (size_t)n + 32 + (size_t)j, _mm512_permutex2var_epi32(Ta[1], i1, Tb[1]), o);
+            }
+        }
+        break;
+    }
+    case QUANT_Q6_K: {
+        const float d = quant__bk_h(b + 208);
+        for (n = 0; n < 2; ++n) {
+            const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
+            const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
+            int l;
+            for (l = 0; l < 32; l += 16) {
+                const __m512i H = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + l)));
+                const __m512i A = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l)));
+                const __m512i B = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l + 32)));
+                for (j = 0; j < 4; ++j) {
+                    const __m512i lo4 = j & 2 ? _mm512_srli_epi32(j & 1 ? B : A, 4) : _mm512_and_si512(j & 1 ? B : A, m15);
+                    const __m512i hi2 = _mm512_and_si512(_mm512_srli_epi32(H, (unsigned)(2 * j)), _mm512_set1_epi32(3));
+                    const __m512i q = _mm512_sub_epi32(_mm512_or_si512(lo4, _mm512_slli_epi32(hi2, 4)), _mm512_set1_epi32(32));
+                    const float ds = d * (float)sc[l / 16 + 2 * j];
+                    quant__bk_st(dst, at + 128 * (size_t)n + 32 * (size_t)j + (size_t)l,
+                                 quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(ds), _mm512_cvtepi32_ps(q)), o), o);
+                }
+            }
+        }
+        break;
+    }
+    case QUANT_Q2_K: case QUANT_Q3_K: {
+        /* per 128 elements four 2-bit planes of 32 bytes; sub-block is (16 of them):
+           plane is / 2 % 4, bytes 16 (is % 2) ..; Q3_K's hmask bit is / 2 of byte l */
+        const int k2 = t == QUANT_Q2_K;
+        const float d = quant__bk_h(b + (k2 ? 80 : 108)), m = k2 ? quant__bk_h(b + 82) : 0.0f;
+        const __m512 l3 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0);
+        int is;
+        for (is = 0; is < 16; ++is) {
+            const uint8_t *q = b + (k2 ? 16 : 32) + 32 * (is / 8) + 16 * (is % 2);
+            const unsigned sh = 2u * (unsigned)(is / 2 % 4);
+            __m512i idx = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)), sh),
+                                           _mm512_set1_epi32(3));
+            __m512 T;
+            if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), m * (float)(b[is] >> 4));
+            else {
+                const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * (is % 2)));
+                idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << (is / 2)))), idx, _mm512_set1_epi32(4));
+                T = _mm512_mul_ps(_mm512_set1_ps(d * (float)quant__k3_scale(b + 96, is)), l3);
+            }
+            quant__bk_st(dst, at + 16 * (size_t)is, _mm512_permutexvar_epi32(idx, quant__bk_tab(T, o)), o);
+        }
+        break;
+    }
+    default: break;
+    }
 }
 
 /* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
    Returns 0 for a type this pass leaves to the scalar code. */
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
-    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512 fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
-    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
-    const __m512i m15 = _mm512_set1_epi32(15);
     const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
     size_t k;
-    int n, j;
     /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
     if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
-    for (k = 0; k < nb; ++k) {
-        const uint8_t *b = src + k * bb;
-        const size_t at = k * be;
-        switch (t) {
-        case QUANT_Q4_0: case QUANT_Q4_1: case QUANT_IQ4_NL: case QUANT_MXFP4: {
-            __m512 T;
-            if (t == QUANT_MXFP4) T = _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
-            else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
-            else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
-            else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
-            quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
-            break;
-        }
-        case QUANT_Q5_0: case QUANT_Q5_1: {
-            /* 32 levels: the fifth bit of element e is bit e of qh */
-            const int has_m = t == QUANT_Q5_1;
-            const float d = quant__bk_h(b), m = has_m ? quant__bk_h(b + 2) : 0.0f;
-            const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
-            const __m512i lo = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(lev, off), d, m, has_m), o);
-            const __m512i hi = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(_mm512_add_ps(lev, _mm512_set1_ps(16)), off), d, m, has_m), o);
-            const uint32_t qh = quant__ld4(b + 2 + 2 * has_m);
-            const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 6 + 2 * has_m)));
-            const __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4), s16 = _mm512_set1_epi32(16);
-            quant__bk_st(dst, at, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i0, (__mmask16)qh, i0, s16), hi), o);
-            quant__bk_st(dst, at + 16, _mm512_permutex2var_epi32(lo, _mm512_mask_or_epi32(i1, (__mmask16)(qh >> 16), i1, s16), hi), o);
-            break;
-        }
-        case QUANT_Q8_0: {
-            const __m512 d = _mm512_set1_ps(quant__bk_h(b));
-            quant__bk_st(dst, at, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 2), d), o), o);
-            quant__bk_st(dst, at + 16, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 18), d), o), o);
-            break;
-        }
-        case QUANT_Q8_K: {
-            const __m512 d = _mm512_set1_ps(quant__float(quant__ld4(b)));
-            for (j = 0; j < 16; ++j) quant__bk_st(dst, at + 16 * (size_t)j, quant__bk_tab(_mm512_mul_ps(d, quant__bk_i8(b + 4 + 16 * j)), o), o);
-            break;
-        }
-        case QUANT_NVFP4_BLOCK:
-            for (n = 0; n < 4; n += 2) {
-                /* two sub-blocks of 16: bytes 8n .. 8n+15 of the codes */
-                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 4 + 8 * n)));
-                const __m512i lo = _mm512_and_si512(D, m15), hi = _mm512_srli_epi32(D, 4);
-                const __m512i s0 = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
-                const __m512i s1 = _mm512_add_epi32(s0, _mm512_set1_epi32(8));
-                const __m512i T0 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n]))), o);
-                const __m512i T1 = quant__bk_tab(_mm512_mul_ps(fp4, _mm512_set1_ps(quant__ue4m3_half(b[n + 1]))), o);
-                quant__bk_st(dst, at + 16 * (size_t)n, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s0, hi), T0), o);
-                quant__bk_st(dst, at + 16 * (size_t)n + 16, _mm512_permutexvar_epi32(_mm512_permutex2var_epi32(lo, s1, hi), T1), o);
-            }
-            break;
-        case QUANT_IQ4_XS: {
-            const float d = quant__bk_h(b);
-            const unsigned sh = (unsigned)(b[2] | b[3] << 8);
-            for (n = 0; n < 8; ++n) {
-                const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
-                const float dl = d * (float)(ls - 32);
-                quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dl), iq4), o), o);
-            }
-            break;
-        }
-        case QUANT_Q4_K: case QUANT_Q5_K: {
-            /* sub-block n: nibble (n odd: high) of byte l of its 32, the fifth bit (Q5_K) bit n of qh[l] */
-            const int k5 = t == QUANT_Q5_K;
-            const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
-            const uint8_t *q = b + (k5 ? 48 : 16);
-            for (n = 0; n < 8; n += 2, q += 32) {
-                unsigned sc, mn;
-                __m512i Ta[2], Tb[2];
-                for (j = 0; j < 2; ++j) {
-                    quant__k4_scale(b + 4, n + j, &sc, &mn);
-                    Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, m * (float)mn), o);
-                    Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, m * (float)mn), o)
-                               : Ta[j];
-                }
-                for (j = 0; j < 32; j += 16) {
-                    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + j)));
-                    __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4);
-                    if (k5) {
-                        const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 + j));
-                        const __m512i s16 = _mm512_set1_epi32(16);
-                        i0 = _mm512_mask_or_epi32(i0, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << n))), i0, s16);
-                        i1 = _mm512_mask_or_epi32(i1, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(2 << n))), i1, s16);
-                    }
-                    quant__bk_st(dst, at + 32 * (size_t)n + (size_t)j, _mm512_permutex2var_epi32(Ta[0], i0, Tb[0]), o);
-                    quant__bk_st(dst, at + 32 * (size_t)n + 32 + (size_t)j, _mm512_permutex2var_epi32(Ta[1], i1, Tb[1]), o);
-                }
-            }
-            break;
-        }
-        case QUANT_Q6_K: {
-            const float d = quant__bk_h(b + 208);
-            for (n = 0; n < 2; ++n) {
-                const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
-                const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
-                int l;
-                for (l = 0; l < 32; l += 16) {
-                    const __m512i H = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + l)));
-                    const __m512i A = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l)));
-                    const __m512i B = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l + 32)));
-                    for (j = 0; j < 4; ++j) {
-                        const __m512i lo4 = j & 2 ? _mm512_srli_epi32(j & 1 ? B : A, 4) : _mm512_and_si512(j & 1 ? B : A, m15);
-                        const __m512i hi2 = _mm512_and_si512(_mm512_srli_epi32(H, (unsigned)(2 * j)), _mm512_set1_epi32(3));
-                        const __m512i q = _mm512_sub_epi32(_mm512_or_si512(lo4, _mm512_slli_epi32(hi2, 4)), _mm512_set1_epi32(32));
-                        const float ds = d * (float)sc[l / 16 + 2 * j];
-                        quant__bk_st(dst, at + 128 * (size_t)n + 32 * (size_t)j + (size_t)l,
-                                     quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(ds), _mm512_cvtepi32_ps(q)), o), o);
-                    }
-                }
-            }
-            break;
-        }
-        case QUANT_Q2_K: case QUANT_Q3_K: {
-            /* per 128 elements four 2-bit planes of 32 bytes; sub-block is (16 of them):
-               plane is / 2 % 4, bytes 16 (is % 2) ..; Q3_K's hmask bit is / 2 of byte l */
-            const int k2 = t == QUANT_Q2_K;
-            const float d = quant__bk_h(b + (k2 ? 80 : 108)), m = k2 ? quant__bk_h(b + 82) : 0.0f;
-            const __m512 l3 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0);
-            int is;
-            for (is = 0; is < 16; ++is) {
-                const uint8_t *q = b + (k2 ? 16 : 32) + 32 * (is / 8) + 16 * (is % 2);
-                const unsigned sh = 2u * (unsigned)(is / 2 % 4);
-                __m512i idx = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)), sh),
-                                               _mm512_set1_epi32(3));
-                __m512 T;
-                if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), m * (float)(b[is] >> 4));
-                else {
-                    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * (is % 2)));
-                    idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << (is / 2)))), idx, _mm512_set1_epi32(4));
-                    T = _mm512_mul_ps(_mm512_set1_ps(d * (float)quant__k3_scale(b + 96, is)), l3);
-                }
-                quant__bk_st(dst, at + 16 * (size_t)is, _mm512_permutexvar_epi32(idx, quant__bk_tab(T, o)), o);
-            }
-            break;
-        }
-        default: return 0;
-        }
+    switch (t) {
+#define QUANT__BK_LOOP(T) \
+    case T: for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, o); break;
+    QUANT__BK_LOOP(QUANT_Q4_0) QUANT__BK_LOOP(QUANT_Q4_1) QUANT__BK_LOOP(QUANT_Q5_0) QUANT__BK_LOOP(QUANT_Q5_1)
+    QUANT__BK_LOOP(QUANT_Q8_0) QUANT__BK_LOOP(QUANT_Q2_K) QUANT__BK_LOOP(QUANT_Q3_K) QUANT__BK_LOOP(QUANT_Q4_K)
+    QUANT__BK_LOOP(QUANT_Q5_K) QUANT__BK_LOOP(QUANT_Q6_K) QUANT__BK_LOOP(QUANT_Q8_K) QUANT__BK_LOOP(QUANT_IQ4_NL)
+    QUANT__BK_LOOP(QUANT_IQ4_XS) QUANT__BK_LOOP(QUANT_MXFP4) QUANT__BK_LOOP(QUANT_NVFP4_BLOCK)
+#undef QUANT__BK_LOOP
+    default: return 0;
     }
     if (o & 4u) _mm_sfence();
     return 1;
@@ -5998,6 +6011,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_dm
 #undef quant__bk_i8
 #undef quant__bk_h
+#undef quant__bk_one
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
