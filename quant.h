@@ -5606,15 +5606,1743 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     return 1;
 }
 
-/* BLOCK ENCODERS (AVX-512) */
+/* The block encoders need AVX-512 DQ as well: under runtime dispatch they
+   are compiled once, in the VBMI pass (which has it); a build for one
+   backend has them when its flags give DQ. */
+#if QUANT__PASS_VBMI || (!QUANT__DISPATCH && defined(__AVX512DQ__))
+#  define QUANT__BLK_ENC512 1
+
+/* ---- the K-quants and IQ4 ----------------------------------------------- */
+/* kq_avx512.h: AVX-512 (F, BW, DQ, VL) encoders for ggml's K-quant blocks
+   (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K) and IQ4_XS, IQ4_NL, bytes identical to
+   quant.h's scalar quant__blk_encode.
+
+   Include after quant.h's implementation (QUANT_IMPLEMENTATION): the per
+   block steps call its private helpers (quant__gn, quant__gm, quant__gh,
+   quant__gh_put, quant__k4_scale, quant__k3_scale, quant__s8wrap,
+   quant__gabs) and batches the vector code declines go to
+   quant__blk_encode.
+
+   How it stays bit exact: the scalar searches sum each group's terms one
+   after another in f32, so a vector here never sums within a group; its
+   16 lanes are 16 groups (the groups of one block for Q2_K, Q3_K, Q6_K,
+   of two blocks for Q4_K, Q5_K, IQ4_XS, 16 blocks of IQ4_NL), the
+   group's element i in lane g after a 16x16 transpose. Each lane then
+   runs the scalar operations in the scalar order; branches are masks;
+   every product that feeds a sum passes through an empty asm (the FMA
+   fence, as quant__gm does for scalars). Divisions and square roots are
+   correctly rounded in both.
+
+   nearest_int (quant__gn) is the bit trick: for |v| < 2^22 it is v
+   rounded to nearest even, so where the search can prove |v| < 2^22 it
+   is vrndscaleps after the clamp (the clamp and the rounding commute for
+   integer bounds). make_qkx2_quants' products is * (x - min) are bounded
+   through their two extremes per step (rounding is monotonic); batches
+   where one falls outside (extreme ranges: subnormal spreads, spreads
+   that overflow) are searched again with the bit trick itself in float
+   lanes, as make_q3_quants' x * sl2 / slx always are where it matters.
+   IQ4's best_index_int8 (the nearest of 16 levels, ties up) is the
+   number of level midpoints at or below x (checked against
+   quant__iq4_index on every float of magnitude below 200), found from a
+   bucket of width 9 (at most one midpoint each, none within 0.5 of a
+   bucket's edge, so a bucket off by one near an edge is harmless).
+
+   make_q3_quants' refinement is one chain of dependent steps per group,
+   up to five passes: the first pass runs on QUANT__KQ_K3 blocks side by
+   side; the groups that changed (about a fifth) are then gathered from
+   QUANT__KQ_W3 blocks, 16 to a vector, for the later passes.
+
+   A block with an infinite or NaN input goes to the scalar code (NaN
+   payloads would depend on operand order). Stack: at most about 14.8 KiB
+   in one frame (Q3_K), 15.6 KiB with the callees (gcc 12, clang 14,
+   -O2/-O3; an unoptimized build uses smaller Q3_K windows). */
+#define QUANT__KQ_ACTIVE 1
+
+#ifdef __OPTIMIZE__
+#  define QUANT__KQ_INLINE static __inline__ __attribute__((always_inline, unused))
+#else
+#  define QUANT__KQ_INLINE static __inline__ __attribute__((unused))
+#endif
+#define QUANT__KQ_NOINLINE static __attribute__((noinline, unused))
+#define QUANT__KQ_LIKELY(c) __builtin_expect(!!(c), 1)
+/* hooks for tests: n blocks of type t left to the scalar code; a batch
+   of type t searched again with nearest_int as the bit trick itself */
+#ifndef QUANT__KQ_ON_SCALAR
+#define QUANT__KQ_ON_SCALAR(t, n) ((void)0)
+#endif
+#ifndef QUANT__KQ_ON_EXACT
+#define QUANT__KQ_ON_EXACT(t) ((void)0)
+#endif
+/* the loops over side-by-side batches must unroll, so that their
+   accumulators stay in registers */
+#define QUANT__KQ_UNROLL _Pragma("GCC unroll 8")
+
+/* blocks of Q3_K searched side by side (its passes are one long chain of
+   dependent operations per block) */
+#ifndef QUANT__KQ_K3
+#  ifdef __OPTIMIZE__
+#    define QUANT__KQ_K3 4
+#  else
+#    define QUANT__KQ_K3 2
+#  endif
+#endif
+/* Q3_K blocks whose groups still changing after the first pass are
+   gathered together (more blocks, fuller vectors; 16 keeps the stack
+   under 15 KiB) */
+#ifndef QUANT__KQ_W3
+#  ifdef __OPTIMIZE__
+#    define QUANT__KQ_W3 16
+#  else /* an unoptimized build keeps every temporary on the stack */
+#    define QUANT__KQ_W3 4
+#  endif
+#endif
+/* batches of 16 groups searched side by side for Q2_K (a block each) and
+   for Q4_K, Q5_K (two blocks each) */
+#ifndef QUANT__KQ_K2
+#define QUANT__KQ_K2 2
+#endif
+#ifndef QUANT__KQ_K45
+#define QUANT__KQ_K45 2
+#endif
+#if QUANT__KQ_W3 > 16 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
+#error "kq_avx512.h: QUANT__KQ_W3 <= 16, QUANT__KQ_K* <= 4"
+#endif
+
+/* a product that no compiler fuses with a later sum */
+QUANT__KQ_INLINE __m512 quant__kq_mul(__m512 a, __m512 b)
+{
+    __m512 p = _mm512_mul_ps(a, b);
+    __asm__("" : "+v"(p));
+    return p;
+}
+#define quant__kq_add _mm512_add_ps
+#define quant__kq_sub _mm512_sub_ps
+#define quant__kq_lt(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_LT_OQ)
+#define quant__kq_gt(a, b) _mm512_cmp_ps_mask((a), (b), _CMP_GT_OQ)
+/* nearest even integer, for |v| < 2^22 quant__gn's value */
+#define quant__kq_rnd(v) _mm512_roundscale_ps((v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+QUANT__KQ_INLINE __m512 quant__kq_clamp(__m512 v, __m512 lo, __m512 hi) { return _mm512_min_ps(_mm512_max_ps(v, lo), hi); }
+
+/* quant__gn lane-wise, any v: the low 23 bits of v + 1.5 * 2^23, less 2^22 */
+QUANT__KQ_INLINE __m512i quant__kq_gn(__m512 v)
+{
+    const __m512i b = _mm512_castps_si512(_mm512_add_ps(v, _mm512_set1_ps(12582912.0f)));
+    return _mm512_sub_epi32(_mm512_and_si512(b, _mm512_set1_epi32(0x7FFFFF)), _mm512_set1_epi32(0x400000));
+}
+/* the same as a float: the low bits under the exponent of 2^23 make
+   2^23 + m, less 1.5 * 2^23 (exact) */
+QUANT__KQ_INLINE __m512 quant__kq_gnf(__m512 v)
+{
+    const __m512i b = _mm512_castps_si512(_mm512_add_ps(v, _mm512_set1_ps(12582912.0f)));
+    const __m512i m = _mm512_ternarylogic_epi32(b, _mm512_set1_epi32(0x7FFFFF), _mm512_set1_epi32(0x4B000000), 0xEA);
+    return _mm512_sub_ps(_mm512_castsi512_ps(m), _mm512_set1_ps(12582912.0f));
+}
+
+/* 16 vectors transposed in place: r[i] lane j <- r[j] lane i (written
+   out, so that it unrolls at -O2 too) */
+#define QUANT__KQ_TR_A(i)                                     \
+    t##i = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);        \
+    u##i = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1])
+#define QUANT__KQ_TR_B(i, a, b, c, d)                         \
+    r[4 * i] = _mm512_shuffle_ps(a, c, 0x44);                 \
+    r[4 * i + 1] = _mm512_shuffle_ps(a, c, 0xEE);             \
+    r[4 * i + 2] = _mm512_shuffle_ps(b, d, 0x44);             \
+    r[4 * i + 3] = _mm512_shuffle_ps(b, d, 0xEE)
+#define QUANT__KQ_TR_C(k)                                     \
+    t0 = _mm512_shuffle_f32x4(r[k], r[4 + k], 0x44);          \
+    t1 = _mm512_shuffle_f32x4(r[k], r[4 + k], 0xEE);          \
+    t2 = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0x44);     \
+    t3 = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0xEE);     \
+    o[k] = _mm512_shuffle_f32x4(t0, t2, 0x88);                \
+    o[4 + k] = _mm512_shuffle_f32x4(t0, t2, 0xDD);            \
+    o[8 + k] = _mm512_shuffle_f32x4(t1, t3, 0x88);            \
+    o[12 + k] = _mm512_shuffle_f32x4(t1, t3, 0xDD)
+/* o (which may be r) <- r transposed; r is clobbered */
+QUANT__KQ_INLINE void quant__kq_tr16to(__m512 *r, __m512 *o)
+{
+    __m512 t0, t1, t2, t3, t4, t5, t6, t7, u0, u1, u2, u3, u4, u5, u6, u7;
+    QUANT__KQ_TR_A(0);
+    QUANT__KQ_TR_A(1);
+    QUANT__KQ_TR_A(2);
+    QUANT__KQ_TR_A(3);
+    QUANT__KQ_TR_A(4);
+    QUANT__KQ_TR_A(5);
+    QUANT__KQ_TR_A(6);
+    QUANT__KQ_TR_A(7);
+    QUANT__KQ_TR_B(0, t0, u0, t1, u1);
+    QUANT__KQ_TR_B(1, t2, u2, t3, u3);
+    QUANT__KQ_TR_B(2, t4, u4, t5, u5);
+    QUANT__KQ_TR_B(3, t6, u6, t7, u7);
+    QUANT__KQ_TR_C(0); /* reads and writes the indices k mod 4 only */
+    QUANT__KQ_TR_C(1);
+    QUANT__KQ_TR_C(2);
+    QUANT__KQ_TR_C(3);
+}
+#define quant__kq_tr16(r) quant__kq_tr16to((r), (r))
+
+/* xt[c + i] lane g <- rows[g][c + i], i < 16. Returns the rows that hold
+   an infinity or a NaN, whose lanes are zeroed (their blocks go to the
+   scalar code). */
+QUANT__KQ_INLINE __mmask16 quant__kq_load(const float *const *rows, int c, __m512 *xt)
+{
+    __mmask16 bad = 0;
+    int g;
+    QUANT__KQ_UNROLL
+    for (g = 0; g < 16; ++g) xt[c + g] = _mm512_loadu_ps(rows[g] + c);
+    quant__kq_tr16(xt + c);
+    QUANT__KQ_UNROLL
+    for (g = 0; g < 16; ++g) bad |= _mm512_fpclass_ps_mask(xt[c + g], 0x99); /* NaN, +-Inf; lane g is row g */
+    if (bad)
+        for (g = 0; g < 16; ++g) xt[c + g] = _mm512_maskz_mov_ps((__mmask16)~bad, xt[c + g]);
+    return bad;
+}
+
+/* the first of the 16 values with the largest magnitude (0 if all are
+   0), as the scalar loop `if (|v| > a) { a = |v|; m = v; }` from a = 0 */
+QUANT__KQ_INLINE float quant__kq_first_max(__m512 v)
+{
+    const __m512 av = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), _mm512_abs_ps(v)); /* a NaN is never larger */
+    const float a = _mm512_reduce_max_ps(av);
+    float s[16];
+    if (!(a > 0)) return 0.0f;
+    _mm512_storeu_ps(s, v);
+    return s[__builtin_ctz((unsigned)_mm512_cmp_ps_mask(av, _mm512_set1_ps(a), _CMP_EQ_OQ))];
+}
+
+/* the first largest |x| of each lane's n elements: *a it, the result the x */
+QUANT__KQ_INLINE __m512 quant__kq_amax(const __m512 *xt, int n, __m512 *a)
+{
+    __m512 m = _mm512_setzero_ps(), v = m;
+    int i;
+    for (i = 0; i < n; ++i) {
+        const __m512 ax = _mm512_abs_ps(xt[i]);
+        const __mmask16 k = quant__kq_gt(ax, v);
+        v = _mm512_mask_mov_ps(v, k, ax);
+        m = _mm512_mask_mov_ps(m, k, xt[i]);
+    }
+    *a = v;
+    return m;
+}
+
+/* make_qkx2_quants' first sums of K batches: sl, sl2 and sxl of the
+   levels clamp(gn(is * (x - lo)), 0, nmax), the levels to aux; cl and ch
+   say whether the lower and upper clamps can act at all, exact that gn
+   runs as the bit trick itself (no bound on is * (x - lo) known) */
+QUANT__KQ_INLINE void quant__kq_p1(const int K, const int n, const int cl, const int ch, const int exact, const __m512 *xt,
+                                   const __m512 *wt, __m512 *aux, const __m512 *is, const __m512 *lo, __m512 vmax,
+                                   __m512 *sl, __m512 *sl2, __m512 *sxl)
+{
+    const __m512 z = _mm512_setzero_ps();
+    int i, k;
+    QUANT__KQ_UNROLL
+    for (k = 0; k < K; ++k) sl[k] = sl2[k] = sxl[k] = z;
+    for (i = 0; i < n; ++i)
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            __m512 l = quant__kq_mul(is[k], quant__kq_sub(xt[k * n + i], lo[k])), wl;
+            if (exact) l = quant__kq_clamp(quant__kq_gnf(l), z, vmax);
+            else {
+                if (cl) l = _mm512_max_ps(l, z);
+                if (ch) l = _mm512_min_ps(l, vmax);
+                l = quant__kq_rnd(l);
+            }
+            wl = quant__kq_mul(wt[k * n + i], l);
+            aux[k * n + i] = l;
+            sl[k] = quant__kq_add(sl[k], wl);
+            sl2[k] = quant__kq_add(sl2[k], quant__kq_mul(wl, l));
+            sxl[k] = quant__kq_add(sxl[k], quant__kq_mul(wl, xt[k * n + i]));
+        }
+}
+
+/* make_qkx2_quants (quant__k_minmax) in the 16 lanes of each of K
+   batches (n vectors each of xt, wt, aux). o + 64 k: [0..15] the scales,
+   [16..31] the negated mins, [32..47] and [48..63] the iscale and min the
+   kept levels came from (L = clamp(gn(is * (x - min)))), 0 and 0 in a
+   flat group. Without exact, gn is a rounding, which needs every
+   |is * (x - lo)| below 2^22: returns 0 when one is not, and the batches
+   must run again with exact. */
+QUANT__KQ_INLINE int quant__kq_qkx2(const int K, const int n, const int nmax, const __m512 *xt, const __m512 *wt,
+                                    __m512 *aux, const float rmin, const int nstep, const int mad, const int exact, float *o)
+{
+    const __m512 z = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), vmax = _mm512_set1_ps((float)nmax);
+    const __m512 lim = _mm512_set1_ps(4194304.0f), top = _mm512_set1_ps((float)nmax + 0.5f), bot = _mm512_set1_ps(-0.5f);
+    __m512 lo[4], hi[4], sw[4], sx[4], mnx[4], is[4], scale[4], best[4], bis[4], blo[4];
+    __m512 sl[4], sl2[4], sxl[4], ts[4], tm[4], err[4];
+    __mmask16 flat[4], act[4], pos[4], bad = 0, anypos;
+    int i, k, s;
+    QUANT__KQ_UNROLL
+    for (k = 0; k < K; ++k) {
+        const __m512 *x = xt + k * n, *w = wt + k * n;
+        lo[k] = hi[k] = x[0];
+        sw[k] = w[0];
+        sx[k] = quant__kq_mul(w[0], x[0]);
+        for (i = 1; i < n; ++i) {
+            lo[k] = _mm512_mask_mov_ps(lo[k], quant__kq_lt(x[i], lo[k]), x[i]);
+            hi[k] = _mm512_mask_mov_ps(hi[k], quant__kq_gt(x[i], hi[k]), x[i]);
+            sw[k] = quant__kq_add(sw[k], w[i]);
+            sx[k] = quant__kq_add(sx[k], quant__kq_mul(w[i], x[i]));
+        }
+        mnx[k] = lo[k];
+        lo[k] = _mm512_mask_mov_ps(lo[k], quant__kq_gt(lo[k], z), z);
+        flat[k] = _mm512_cmp_ps_mask(hi[k], lo[k], _CMP_EQ_OQ);
+        act[k] = (__mmask16)~flat[k];
+        is[k] = _mm512_div_ps(vmax, _mm512_mask_mov_ps(quant__kq_sub(hi[k], lo[k]), flat[k], one));
+        scale[k] = _mm512_div_ps(one, is[k]);
+        {
+            const __m512 p1 = quant__kq_mul(is[k], quant__kq_sub(hi[k], lo[k])), p2 = quant__kq_mul(is[k], quant__kq_sub(mnx[k], lo[k]));
+            bad |= (__mmask16)(act[k] & ~(quant__kq_lt(_mm512_abs_ps(p1), lim) & quant__kq_lt(_mm512_abs_ps(p2), lim)));
+        }
+        best[k] = z;
+        for (i = 0; i < n; ++i) {
+            const __m512 p = quant__kq_mul(is[k], quant__kq_sub(x[i], lo[k]));
+            const __m512 l = exact ? quant__kq_clamp(quant__kq_gnf(p), z, vmax) : quant__kq_rnd(quant__kq_clamp(p, z, vmax));
+            __m512 e = quant__kq_sub(quant__kq_add(quant__kq_mul(scale[k], l), lo[k]), x[i]);
+            e = mad ? _mm512_abs_ps(e) : quant__kq_mul(e, e);
+            best[k] = quant__kq_add(best[k], quant__kq_mul(w[i], e));
+        }
+        bis[k] = is[k];
+        blo[k] = lo[k];
+    }
+    for (s = 0; s <= nstep; ++s) {
+        const __m512 num = _mm512_set1_ps(rmin + quant__gm(0.1f, (float)s) + (float)nmax);
+        __mmask16 needlo = 0, needhi = 0;
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            /* every is * (x - lo) lies between those at x = hi and x = min x (rounding is monotonic) */
+            __m512 p1, p2;
+            is[k] = _mm512_div_ps(num, _mm512_mask_mov_ps(quant__kq_sub(hi[k], lo[k]), flat[k], one));
+            p1 = quant__kq_mul(is[k], quant__kq_sub(hi[k], lo[k]));
+            p2 = quant__kq_mul(is[k], quant__kq_sub(mnx[k], lo[k]));
+            bad |= (__mmask16)(act[k] & ~(quant__kq_lt(_mm512_abs_ps(p1), lim) & quant__kq_lt(_mm512_abs_ps(p2), lim)));
+            needhi |= (__mmask16)(act[k] & ~quant__kq_lt(_mm512_max_ps(p1, p2), top));
+            needlo |= (__mmask16)(act[k] & quant__kq_lt(_mm512_min_ps(p1, p2), bot));
+        }
+        if (exact) quant__kq_p1(K, n, 1, 1, 1, xt, wt, aux, is, lo, vmax, sl, sl2, sxl);
+        else switch ((needlo ? 1 : 0) | (needhi ? 2 : 0)) {
+        case 0: quant__kq_p1(K, n, 0, 0, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        case 1: quant__kq_p1(K, n, 1, 0, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        case 2: quant__kq_p1(K, n, 0, 1, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        default: quant__kq_p1(K, n, 1, 1, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        }
+        anypos = 0;
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            const __m512 D = quant__kq_sub(quant__kq_mul(sw[k], sl2[k]), quant__kq_mul(sl[k], sl[k]));
+            __mmask16 tp;
+            pos[k] = (__mmask16)(quant__kq_gt(D, z) & act[k]);
+            anypos |= pos[k];
+            ts[k] = _mm512_div_ps(quant__kq_sub(quant__kq_mul(sw[k], sxl[k]), quant__kq_mul(sx[k], sl[k])), D);
+            tm[k] = _mm512_div_ps(quant__kq_sub(quant__kq_mul(sl2[k], sx[k]), quant__kq_mul(sl[k], sxl[k])), D);
+            tp = quant__kq_gt(tm[k], z);
+            tm[k] = _mm512_mask_mov_ps(tm[k], tp, z);
+            ts[k] = _mm512_mask_div_ps(ts[k], tp, sxl[k], sl2[k]);
+            err[k] = z;
+        }
+        if (!anypos) continue;
+        for (i = 0; i < n; ++i)
+            QUANT__KQ_UNROLL
+            for (k = 0; k < K; ++k) {
+                __m512 e = quant__kq_sub(quant__kq_add(quant__kq_mul(ts[k], aux[k * n + i]), tm[k]), xt[k * n + i]);
+                e = mad ? _mm512_abs_ps(e) : quant__kq_mul(e, e);
+                err[k] = quant__kq_add(err[k], quant__kq_mul(wt[k * n + i], e));
+            }
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            const __mmask16 upd = (__mmask16)(pos[k] & quant__kq_lt(err[k], best[k]));
+            best[k] = _mm512_mask_mov_ps(best[k], upd, err[k]);
+            scale[k] = _mm512_mask_mov_ps(scale[k], upd, ts[k]);
+            bis[k] = _mm512_mask_mov_ps(bis[k], upd, is[k]);
+            blo[k] = _mm512_mask_mov_ps(blo[k], upd, lo[k]);
+            lo[k] = _mm512_mask_mov_ps(lo[k], upd, tm[k]);
+        }
+    }
+    if (bad && !exact) return 0;
+    QUANT__KQ_UNROLL
+    for (k = 0; k < K; ++k) {
+        _mm512_storeu_ps(o + 64 * k, _mm512_mask_mov_ps(scale[k], flat[k], z));
+        _mm512_storeu_ps(o + 64 * k + 16, _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(lo[k]), _mm512_set1_epi32(INT32_MIN))));
+        _mm512_storeu_ps(o + 64 * k + 32, _mm512_mask_mov_ps(bis[k], flat[k], z));
+        _mm512_storeu_ps(o + 64 * k + 48, _mm512_mask_mov_ps(blo[k], flat[k], z));
+    }
+    return 1;
+}
+
+/* levels clamp(gn((x + dm) / d), 0, nmax) of 16 elements as bytes */
+QUANT__KQ_INLINE __m128i quant__kq_requ(const float *x, float dm, float d, int nmax)
+{
+    const __m512i q = quant__kq_gn(_mm512_div_ps(_mm512_add_ps(_mm512_loadu_ps(x), _mm512_set1_ps(dm)), _mm512_set1_ps(d)));
+    return _mm512_cvtepi32_epi8(_mm512_min_epi32(_mm512_max_epi32(q, _mm512_setzero_si512()), _mm512_set1_epi32(nmax)));
+}
+/* symmetric: clamp(gn(x / d), -top, top - 1) + top */
+QUANT__KQ_INLINE __m128i quant__kq_requs(const float *x, float d, int top)
+{
+    const __m512i q = quant__kq_gn(_mm512_div_ps(_mm512_loadu_ps(x), _mm512_set1_ps(d)));
+    const __m512i c = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(-top)), _mm512_set1_epi32(top - 1));
+    return _mm512_cvtepi32_epi8(_mm512_add_epi32(c, _mm512_set1_epi32(top)));
+}
+/* 32 bytes of levels: a then b */
+#define quant__kq_cat(a, b) _mm256_inserti128_si256(_mm256_castsi128_si256(a), (b), 1)
+
+/* quant__pack2 of the 256 levels in V[0..7] (32 each) */
+QUANT__KQ_INLINE void quant__kq_pack2(const __m256i *V, uint8_t *q)
+{
+    int c;
+    for (c = 0; c < 2; ++c)
+        _mm256_storeu_si256((__m256i *)(void *)(q + 32 * c),
+                            _mm256_or_si256(_mm256_or_si256(V[4 * c], _mm256_slli_epi16(V[4 * c + 1], 2)),
+                                            _mm256_or_si256(_mm256_slli_epi16(V[4 * c + 2], 4), _mm256_slli_epi16(V[4 * c + 3], 6))));
+}
+
+/* the kept levels of 16 elements from their group's iscale and min
+   (quant__k_minmax's formula), for a group whose stored scale is 0 */
+QUANT__KQ_INLINE __m128i quant__kq_relevel(const float *x, int nmax, float is, float lo)
+{
+    uint8_t L[16];
+    int l;
+    for (l = 0; l < 16; ++l) {
+        const int q = quant__gn(quant__gm(is, x[l] - lo));
+        L[l] = (uint8_t)(q < 0 ? 0 : q > nmax ? nmax : q);
+    }
+    return _mm_loadu_si128((const __m128i *)(const void *)L);
+}
+
+/* ---- Q2_K ---------------------------------------------------------------- */
+
+QUANT__KQ_INLINE void quant__kq_post2(const float *x, uint8_t *b, const float *o)
+{
+    const float *sc = o, *mn = o + 16, *bis = o + 32, *blo = o + 48;
+    __m256i V[8];
+    __m128i h[2];
+    float maxs = 0, maxm = 0, is, im, d0, m0;
+    int j;
+    for (j = 0; j < 16; ++j) {
+        maxs = sc[j] > maxs ? sc[j] : maxs;
+        maxm = mn[j] > maxm ? mn[j] : maxm;
+    }
+    is = maxs > 0 ? 15.0f / maxs : 0.0f;
+    im = maxm > 0 ? 15.0f / maxm : 0.0f;
+    for (j = 0; j < 16; ++j) {
+        b[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
+        if (maxm > 0) b[j] |= (uint8_t)(quant__gn(quant__gm(im, mn[j])) << 4);
+    }
+    quant__gh_put(b + 80, maxs > 0 ? maxs / 15.0f : 0.0f);
+    quant__gh_put(b + 82, maxm > 0 ? maxm / 15.0f : 0.0f);
+    d0 = quant__gh(b + 80);
+    m0 = quant__gh(b + 82);
+    for (j = 0; j < 16; ++j) {
+        const float d = d0 * (float)(b[j] & 15u);
+        h[j & 1] = d == 0 ? quant__kq_relevel(x + 16 * j, 3, bis[j], blo[j]) : quant__kq_requ(x + 16 * j, m0 * (float)(b[j] >> 4), d, 3);
+        if (j & 1) V[j >> 1] = quant__kq_cat(h[0], h[1]);
+    }
+    quant__kq_pack2(V, b + 16);
+}
+
+/* QUANT__KQ_K2 blocks x[k] into b[k] (b[k] 0: a copy not to write) */
+QUANT__KQ_NOINLINE void quant__kq_b2(const float *const *xs, uint8_t *const *bs)
+{
+    enum { K = QUANT__KQ_K2 };
+    __m512 xt[K * 16], wt[K * 16], aux[K * 16];
+    float o[64 * K];
+    const float *rows[16];
+    unsigned bad = 0;
+    int i, k;
+    for (k = 0; k < K; ++k) {
+        for (i = 0; i < 16; ++i) rows[i] = xs[k] + 16 * i;
+        if (quant__kq_load(rows, 0, xt + 16 * k)) bad |= 1u << k;
+    }
+    for (i = 0; i < 16 * K; ++i) wt[i] = _mm512_abs_ps(xt[i]);
+    if (!quant__kq_qkx2(K, 16, 3, xt, wt, aux, -0.5f, 15, 1, 0, o)) {
+        QUANT__KQ_ON_EXACT(QUANT_Q2_K);
+        (void)quant__kq_qkx2(K, 16, 3, xt, wt, aux, -0.5f, 15, 1, 1, o);
+    }
+    for (k = 0; k < K; ++k)
+        if (!bs[k]) continue;
+        else if (bad >> k & 1) {
+            QUANT__KQ_ON_SCALAR(QUANT_Q2_K, 1);
+            quant__blk_encode(QUANT_Q2_K, xs[k], bs[k]);
+        } else quant__kq_post2(xs[k], bs[k], o + 64 * k);
+}
+
+/* ---- Q4_K, Q5_K ------------------------------------------------------------ */
+
+QUANT__KQ_INLINE void quant__kq_post45(unsigned t, const float *x, uint8_t *b, const float *o, int g0)
+{
+    const float *sc = o + g0, *mn = o + 16 + g0, *bis = o + 32 + g0, *blo = o + 48 + g0;
+    const int nmax = t == QUANT_Q4_K ? 15 : 31;
+    uint8_t *scb = b + 4;
+    __m256i V[8];
+    float maxs = 0, maxm = 0, is, im, d0, m0;
+    int j;
+    for (j = 0; j < 8; ++j) {
+        maxs = sc[j] > maxs ? sc[j] : maxs;
+        maxm = mn[j] > maxm ? mn[j] : maxm;
+    }
+    is = maxs > 0 ? 63.0f / maxs : 0.0f;
+    im = maxm > 0 ? 63.0f / maxm : 0.0f;
+    for (j = 0; j < 8; ++j) {
+        unsigned ls = (uint8_t)quant__gn(quant__gm(is, sc[j])), lm = (uint8_t)quant__gn(quant__gm(im, mn[j]));
+        ls = ls < 63 ? ls : 63;
+        lm = lm < 63 ? lm : 63;
+        if (j < 4) {
+            scb[j] = (uint8_t)ls;
+            scb[j + 4] = (uint8_t)lm;
+        } else {
+            scb[j + 4] = (uint8_t)((ls & 15u) | (lm & 15u) << 4);
+            scb[j - 4] |= (uint8_t)((ls >> 4) << 6);
+            scb[j] |= (uint8_t)((lm >> 4) << 6);
+        }
+    }
+    quant__gh_put(b, maxs / 63.0f);
+    quant__gh_put(b + 2, maxm / 63.0f);
+    d0 = quant__gh(b);
+    m0 = quant__gh(b + 2);
+    for (j = 0; j < 8; ++j) {
+        unsigned s, m;
+        float d, dm;
+        quant__k4_scale(scb, j, &s, &m);
+        d = d0 * (float)s;
+        if (d == 0) {
+            V[j] = quant__kq_cat(quant__kq_relevel(x + 32 * j, nmax, bis[j], blo[j]),
+                                 quant__kq_relevel(x + 32 * j + 16, nmax, bis[j], blo[j]));
+            continue;
+        }
+        dm = m0 * (float)m;
+        V[j] = quant__kq_cat(quant__kq_requ(x + 32 * j, dm, d, nmax), quant__kq_requ(x + 32 * j + 16, dm, d, nmax));
+    }
+    if (t == QUANT_Q4_K) {
+        for (j = 0; j < 4; ++j)
+            _mm256_storeu_si256((__m256i *)(void *)(b + 16 + 32 * j), _mm256_or_si256(V[2 * j], _mm256_slli_epi16(V[2 * j + 1], 4)));
+    } else {
+        const __m256i m15 = _mm256_set1_epi8(15), m1 = _mm256_set1_epi8(1);
+        __m256i qh = _mm256_setzero_si256();
+        for (j = 0; j < 4; ++j) {
+            const __m256i v1 = V[2 * j], v2 = V[2 * j + 1];
+            const __m256i h1 = _mm256_and_si256(_mm256_srli_epi16(v1, 4), m1);
+            const __m256i h2 = _mm256_and_si256(_mm256_srli_epi16(v2, 4), m1);
+            qh = _mm256_or_si256(qh, _mm256_sll_epi16(_mm256_or_si256(h1, _mm256_slli_epi16(h2, 1)), _mm_cvtsi32_si128(2 * j)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 48 + 32 * j),
+                                _mm256_or_si256(_mm256_and_si256(v1, m15), _mm256_slli_epi16(_mm256_and_si256(v2, m15), 4)));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(b + 16), qh);
+    }
+}
+
+/* 2 QUANT__KQ_K45 blocks x[k] into b[k] (b[k] 0: a copy not to write) */
+QUANT__KQ_NOINLINE void quant__kq_b45(unsigned t, const float *const *xs, uint8_t *const *bs)
+{
+    enum { K = QUANT__KQ_K45 };
+    __m512 xt[32 * K], wt[32 * K], aux[32 * K];
+    float o[64 * K];
+    const float *rows[16];
+    unsigned bad = 0;
+    int i, k;
+    for (k = 0; k < K; ++k) {
+        __m512 *x = xt + 32 * k, *w = wt + 32 * k, s2 = _mm512_setzero_ps(), av;
+        __mmask16 b;
+        for (i = 0; i < 16; ++i) rows[i] = xs[2 * k + (i >> 3)] + 32 * (i & 7);
+        b = (__mmask16)(quant__kq_load(rows, 0, x) | quant__kq_load(rows, 16, x));
+        if (b) {
+            for (i = 0; i < 32; ++i) x[i] = _mm512_maskz_mov_ps((__mmask16)~b, x[i]);
+            bad |= (b & 0xFFu ? 1u : 0u) << 2 * k | (b >> 8 ? 2u : 0u) << 2 * k;
+        }
+        for (i = 0; i < 32; ++i) s2 = quant__kq_add(s2, quant__kq_mul(x[i], x[i]));
+        av = _mm512_sqrt_ps(_mm512_div_ps(s2, _mm512_set1_ps(32.0f)));
+        for (i = 0; i < 32; ++i) w[i] = quant__kq_add(av, _mm512_abs_ps(x[i]));
+    }
+    if (t == QUANT_Q4_K ? !quant__kq_qkx2(K, 32, 15, xt, wt, aux, -1.0f, 20, 0, 0, o)
+                        : !quant__kq_qkx2(K, 32, 31, xt, wt, aux, -0.5f, 15, 0, 0, o)) {
+        QUANT__KQ_ON_EXACT(t);
+        if (t == QUANT_Q4_K) (void)quant__kq_qkx2(K, 32, 15, xt, wt, aux, -1.0f, 20, 0, 1, o);
+        else (void)quant__kq_qkx2(K, 32, 31, xt, wt, aux, -0.5f, 15, 0, 1, o);
+    }
+    for (k = 0; k < 2 * K; ++k)
+        if (!bs[k]) continue;
+        else if (bad >> k & 1) {
+            QUANT__KQ_ON_SCALAR(t, 1);
+            quant__blk_encode(t, xs[k], bs[k]);
+        } else quant__kq_post45(t, xs[k], bs[k], o + 64 * (k >> 1), 8 * (k & 1));
+}
+
+/* ---- Q6_K ------------------------------------------------------------------ */
+
+/* make_qx_quants' sums slx, sl2 at one iscale; cl, ch: whether the clamps
+   to -32 and 31 can act */
+QUANT__KQ_INLINE void quant__kq_p6(const int cl, const int ch, const __m512 *xt, const __m512 *w, const __m512 *wx, __m512 is,
+                                   __m512 *slx, __m512 *sl2)
+{
+    __m512 a = _mm512_setzero_ps(), b = a;
+    int i;
+    for (i = 0; i < 16; ++i) {
+        __m512 l = quant__kq_mul(is, xt[i]);
+        if (cl) l = _mm512_max_ps(l, _mm512_set1_ps(-32.0f));
+        if (ch) l = _mm512_min_ps(l, _mm512_set1_ps(31.0f));
+        l = quant__kq_rnd(l);
+        a = quant__kq_add(a, quant__kq_mul(wx[i], l));
+        b = quant__kq_add(b, quant__kq_mul(quant__kq_mul(w[i], l), l));
+    }
+    *slx = a;
+    *sl2 = b;
+}
+
+QUANT__KQ_NOINLINE int quant__kq_b6(const float *x, uint8_t *b)
+{
+    __m512 xt[16], w[16], wx[16], a, mx, scale = _mm512_setzero_ps(), best = scale, bis = scale;
+    const __m512 z = _mm512_setzero_ps();
+    float sc[16], is16[16], d0, maxs, is;
+    const float *rows[16];
+    __m256i V[8];
+    __m128i h[2];
+    __mmask16 flat;
+    int i, s, j;
+    for (i = 0; i < 16; ++i) rows[i] = x + 16 * i;
+    if (quant__kq_load(rows, 0, xt)) return 0;
+    mx = quant__kq_amax(xt, 16, &a);
+    flat = quant__kq_lt(a, _mm512_set1_ps(1e-15f));
+    mx = _mm512_mask_mov_ps(mx, flat, _mm512_set1_ps(1.0f));
+    for (i = 0; i < 16; ++i) {
+        w[i] = quant__kq_mul(xt[i], xt[i]);
+        wx[i] = quant__kq_mul(w[i], xt[i]);
+    }
+    for (s = 0; s <= 18; ++s) {
+        const int step = s == 0 ? 0 : s <= 9 ? s - 10 : s - 9;
+        const float num = step == 0 ? -32.0f : -(32.0f + quant__gm(0.1f, (float)step));
+        const __m512 vis = _mm512_div_ps(_mm512_set1_ps(num), mx);
+        /* |is * x| <= |is| * max|x| (rounding is monotonic): the clamps act only from 31.5 and 32.5 */
+        const __m512 pext = quant__kq_mul(_mm512_abs_ps(vis), a);
+        __m512 slx, sl2;
+        if ((__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(31.5f)) | flat) == 0xFFFF) quant__kq_p6(0, 0, xt, w, wx, vis, &slx, &sl2);
+        else if ((__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(32.5f)) | flat) == 0xFFFF) quant__kq_p6(0, 1, xt, w, wx, vis, &slx, &sl2);
+        else quant__kq_p6(1, 1, xt, w, wx, vis, &slx, &sl2);
+        if (step == 0) {
+            scale = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(sl2, z, _CMP_NEQ_UQ), slx, sl2);
+            best = quant__kq_mul(scale, slx);
+            bis = vis;
+        } else {
+            const __mmask16 upd = quant__kq_gt(sl2, z) & quant__kq_gt(quant__kq_mul(slx, slx), quant__kq_mul(best, sl2));
+            scale = _mm512_mask_div_ps(scale, upd, slx, sl2);
+            best = _mm512_mask_mov_ps(best, upd, quant__kq_mul(scale, slx));
+            bis = _mm512_mask_mov_ps(bis, upd, vis);
+        }
+    }
+    _mm512_storeu_ps(sc, _mm512_mask_mov_ps(scale, flat, z));
+    _mm512_storeu_ps(is16, bis);
+    /* the block: quant__k_block's Q6_K steps */
+    maxs = quant__kq_first_max(_mm512_loadu_ps(sc));
+    for (j = 192; j < 210; ++j) b[j] = 0;
+    if (quant__gabs(maxs) < 1e-15f) {
+        for (j = 0; j < 192; ++j) b[j] = 0;
+        return 1;
+    }
+    is = -128.0f / maxs;
+    quant__gh_put(b + 208, 1 / is);
+    for (j = 0; j < 16; ++j) {
+        const int q = quant__gn(quant__gm(is, sc[j]));
+        b[192 + j] = (uint8_t)(q < 127 ? q : 127);
+    }
+    d0 = quant__gh(b + 208);
+    for (j = 0; j < 16; ++j) {
+        const float d = d0 * (float)(int8_t)b[192 + j];
+        if (d != 0) h[j & 1] = quant__kq_requs(x + 16 * j, d, 32);
+        else if (flat >> j & 1) h[j & 1] = _mm_setzero_si128();
+        else {
+            uint8_t t[16];
+            for (i = 0; i < 16; ++i) {
+                const int q = quant__gn(quant__gm(is16[j], x[16 * j + i]));
+                t[i] = (uint8_t)(32 + (q < -32 ? -32 : q > 31 ? 31 : q));
+            }
+            h[j & 1] = _mm_loadu_si128((const __m128i *)(const void *)t);
+        }
+        if (j & 1) V[j >> 1] = quant__kq_cat(h[0], h[1]);
+    }
+    {
+        const __m256i m15 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+        for (j = 0; j < 2; ++j) {
+            const __m256i A = V[4 * j], C = V[4 * j + 1], E = V[4 * j + 2], F = V[4 * j + 3];
+            const __m256i hb = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(A, 4), m3), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(C, 4), m3), 2)),
+                _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(E, 4), m3), 4),
+                                _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(F, 4), m3), 6)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 64 * j),
+                                _mm256_or_si256(_mm256_and_si256(A, m15), _mm256_slli_epi16(_mm256_and_si256(E, m15), 4)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 64 * j + 32),
+                                _mm256_or_si256(_mm256_and_si256(C, m15), _mm256_slli_epi16(_mm256_and_si256(F, m15), 4)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 128 + 32 * j), hb);
+        }
+    }
+    return 1;
+}
+
+/* ---- Q3_K ------------------------------------------------------------------ */
+
+/* make_q3_quants' test of element x (level Li) against the sums slx,
+   sl2 (slx2 = slx * slx): the new level l, the sums n1, n2 if it is taken,
+   and whether it is (within act) */
+#define QUANT__KQ_Q3STEP(x, Li, slx, sl2, slx2, act)                                                                    \
+    const __m512 w = quant__kq_mul(x, x), wx = quant__kq_mul(w, x);                                                    \
+    const __m512 t1 = quant__kq_sub(slx, quant__kq_mul(wx, Li));                                                       \
+    const __m512 t2 = quant__kq_sub(sl2, quant__kq_mul(quant__kq_mul(w, Li), Li));                                     \
+    const __m512 p = _mm512_div_ps(quant__kq_mul(x, t2), t1);                                                         \
+    __m512 l, n1, n2;                                                                                                   \
+    __mmask16 m;                                                                                                        \
+    /* gn(p) is p rounded when |p| < 2^22; the bit trick itself otherwise (rare) */                                     \
+    if (QUANT__KQ_LIKELY(_mm512_cmp_ps_mask(_mm512_abs_ps(p), _mm512_set1_ps(4194304.0f), _CMP_NLT_UQ) == 0))         \
+        l = quant__kq_rnd(quant__kq_clamp(p, lo, hi));                                                                 \
+    else                                                                                                                \
+        l = quant__kq_clamp(quant__kq_gnf(p), lo, hi);                                                                 \
+    n1 = quant__kq_add(t1, quant__kq_mul(wx, l));                                                                      \
+    n2 = quant__kq_add(t2, quant__kq_mul(quant__kq_mul(w, l), l));                                                     \
+    m = (__mmask16)(_mm512_mask_cmp_ps_mask(act, t1, z, _CMP_GT_OQ) & _mm512_cmp_ps_mask(l, Li, _CMP_NEQ_UQ) &         \
+                    quant__kq_gt(n2, z));                                                                               \
+    m &= quant__kq_gt(quant__kq_mul(quant__kq_mul(n1, n1), sl2), quant__kq_mul(slx2, n2))
+
+/* One pass of make_q3_quants' refinement over the 16 elements of K
+   batches of 16 groups: xt the elements, L the levels (-4 .. 3), sx and
+   s2 the groups' sumlx and suml2, act the lanes that may change; chg gets
+   the lanes that changed.
+   Each lane's steps are sequential, as in the scalar code; the K batches
+   interleave to hide the chain's latency. */
+QUANT__KQ_INLINE void quant__kq_q3pass(const int K, const __m512 *xt, __m512 *L, __m512 *sx, __m512 *s2,
+                                       const __mmask16 *act, __mmask16 *chg)
+{
+    const __m512 z = _mm512_setzero_ps(), lo = _mm512_set1_ps(-4.0f), hi = _mm512_set1_ps(3.0f);
+    __m512 slx[4], sl2[4];
+    __mmask16 ch[4], ac[4];
+    int i, k;
+    QUANT__KQ_UNROLL
+    for (k = 0; k < K; ++k) {
+        slx[k] = sx[k];
+        sl2[k] = s2[k];
+        ac[k] = act[k];
+        ch[k] = 0;
+    }
+    for (i = 0; i < 16; ++i)
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            const __m512 x = xt[16 * k + i], Li = L[16 * k + i];
+            QUANT__KQ_Q3STEP(x, Li, slx[k], sl2[k], quant__kq_mul(slx[k], slx[k]), ac[k]);
+            L[16 * k + i] = _mm512_mask_mov_ps(Li, m, l);
+            slx[k] = _mm512_mask_mov_ps(slx[k], m, n1);
+            sl2[k] = _mm512_mask_mov_ps(sl2[k], m, n2);
+            ch[k] |= m;
+        }
+    QUANT__KQ_UNROLL
+    for (k = 0; k < K; ++k) {
+        sx[k] = slx[k];
+        s2[k] = sl2[k];
+        chg[k] = ch[k];
+    }
+}
+#define QUANT__KQ_Q3PASS(K)                                                                                             \
+    QUANT__KQ_NOINLINE void quant__kq_q3pass##K(const __m512 *xt, __m512 *L, __m512 *sx, __m512 *s2, const __mmask16 *act, \
+                                               __mmask16 *chg)                                                         \
+    {                                                                                                                   \
+        quant__kq_q3pass(K, xt, L, sx, s2, act, chg);                                                                  \
+    }
+QUANT__KQ_Q3PASS(1)
+QUANT__KQ_Q3PASS(2)
+QUANT__KQ_Q3PASS(3)
+QUANT__KQ_Q3PASS(4)
+
+/* levels + 4 (0 .. 7) kept two to a byte: 16 of them from 8 bytes */
+QUANT__KQ_INLINE __m128i quant__kq_q3get(const uint8_t *r)
+{
+    const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)r), m = _mm_set1_epi8(15);
+    return _mm_unpacklo_epi8(_mm_and_si128(v, m), _mm_and_si128(_mm_srli_epi16(v, 4), m));
+}
+/* levels (-4 .. 3 as floats, 16 vectors, element-major; clobbered) to 16
+   rows of 8 bytes at L + 8 g */
+QUANT__KQ_INLINE void quant__kq_q3put(__m512 *v, uint8_t *L)
+{
+    int g;
+    quant__kq_tr16(v);
+    for (g = 0; g < 16; ++g) {
+        const __m128i b = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(v[g]), _mm512_set1_epi32(4)));
+        _mm_storel_epi64((__m128i *)(void *)(L + 8 * g), _mm_packus_epi16(_mm_maddubs_epi16(b, _mm_set1_epi16(0x1001)), b));
+    }
+}
+
+/* the rest of quant__k_block's Q3_K for one block: sc the 16 scales, Lg
+   the levels + 4 (quant__kq_q3get), flat the groups whose levels are 0 */
+QUANT__KQ_INLINE void quant__kq_post3(const float *x, uint8_t *b, __m512 sc, const uint8_t *Lg, unsigned flat)
+{
+    const float maxs = quant__kq_first_max(sc);
+    const __m256i three = _mm256_set1_epi8(3);
+    __m256i V[8], hm = _mm256_setzero_si256();
+    __m128i h[2];
+    int32_t q[16];
+    float d0 = 0;
+    int j;
+    if (maxs != 0) {
+        const float is = -32.0f / maxs;
+        /* quant__s8wrap(quant__gn(is * sc)), clamped to -32 .. 31, + 32 */
+        __m512i v = quant__kq_gn(quant__kq_mul(_mm512_set1_ps(is), sc));
+        v = _mm512_srai_epi32(_mm512_slli_epi32(v, 24), 24);
+        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32)), _mm512_set1_epi32(31));
+        _mm512_storeu_si512(q, _mm512_add_epi32(v, _mm512_set1_epi32(32)));
+        for (j = 0; j < 8; ++j) b[96 + j] = (uint8_t)((q[j] & 15) | (q[j + 8] & 15) << 4);
+        for (j = 0; j < 4; ++j) b[104 + j] = (uint8_t)(q[j] >> 4 | (q[j + 4] >> 4) << 2 | (q[j + 8] >> 4) << 4 | (q[j + 12] >> 4) << 6);
+        quant__gh_put(b + 108, 1 / is);
+        d0 = quant__gh(b + 108);
+    } else {
+        for (j = 0; j < 12; ++j) b[96 + j] = 0;
+        for (j = 0; j < 16; ++j) q[j] = 0;
+        quant__gh_put(b + 108, 0.0f); /* d is 0 for every group */
+    }
+    for (j = 0; j < 16; ++j) {
+        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is q - 32 */
+        const float d = d0 * (float)(q[j] - 32);
+        h[j & 1] = d != 0 ? quant__kq_requs(x + 16 * j, d, 4)
+                 : flat >> j & 1 ? _mm_setzero_si128()
+                 : quant__kq_q3get(Lg + 8 * j);
+        if (j & 1) {
+            const __m256i v = quant__kq_cat(h[0], h[1]);
+            hm = _mm256_or_si256(hm, _mm256_maskz_mov_epi8(_mm256_cmpgt_epi8_mask(v, three), _mm256_set1_epi8((char)(1 << (j >> 1) & 0x7F) | (char)(j == 15 ? -128 : 0))));
+            V[j >> 1] = _mm256_and_si256(v, three);
+        }
+    }
+    _mm256_storeu_si256((__m256i *)(void *)b, hm);
+    quant__kq_pack2(V, b + 32);
+}
+
+/* Q3_K: nw <= QUANT__KQ_W3 blocks x[k] into b[k]. The first pass runs on
+   all groups, QUANT__KQ_K3 blocks side by side; the few groups that
+   changed then go on together, packed 16 to a vector whatever their
+   block, for up to four more passes. */
+QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs, int nw)
+{
+    enum { K = QUANT__KQ_K3, W = QUANT__KQ_W3 };
+    __m512 xt[64], L[64], sx[4], s2[4]; /* K blocks, then up to 4 vectors of groups */
+    __mmask16 act[4], chg[4];
+    uint8_t Lg[W][128];
+    float gx[W][16], g2[W][16];
+    uint16_t flat[W], list[W * 16 + 64];
+    unsigned char bad[W];
+    int i, k, j, c0, n = 0, pass, kk = 1;
+    /* the first pass */
+    for (c0 = 0; c0 < nw; c0 += K) {
+        __m512 a[K], mx[K], is[K];
+        for (k = 0; k < K; ++k) {
+            const int blk = c0 + k < nw ? c0 + k : nw - 1;
+            const float *rows[16];
+            for (i = 0; i < 16; ++i) rows[i] = xs[blk] + 16 * i;
+            bad[blk] = (unsigned char)(quant__kq_load(rows, 0, xt + 16 * k) != 0);
+            a[k] = mx[k] = sx[k] = s2[k] = _mm512_setzero_ps();
+        }
+        /* max |x| and the first x with it, the K blocks side by side */
+        for (i = 0; i < 16; ++i)
+            QUANT__KQ_UNROLL
+            for (k = 0; k < K; ++k) {
+                const __m512 x = xt[16 * k + i], ax = _mm512_abs_ps(x);
+                mx[k] = _mm512_mask_mov_ps(mx[k], quant__kq_gt(ax, a[k]), x);
+                a[k] = _mm512_max_ps(ax, a[k]); /* ax > a ? ax : a */
+            }
+        QUANT__KQ_UNROLL
+        for (k = 0; k < K; ++k) {
+            const int blk = c0 + k < nw ? c0 + k : nw - 1;
+            act[k] = bad[blk] ? 0 : (__mmask16)~quant__kq_lt(a[k], _mm512_set1_ps(1e-15f));
+            is[k] = _mm512_div_ps(_mm512_set1_ps(-4.0f), _mm512_mask_mov_ps(_mm512_set1_ps(1.0f), act[k], mx[k]));
+        }
+        for (i = 0; i < 16; ++i)
+            QUANT__KQ_UNROLL
+            for (k = 0; k < K; ++k) {
+                const __m512 x = xt[16 * k + i], w = quant__kq_mul(x, x);
+                const __m512 l = quant__kq_rnd(quant__kq_clamp(quant__kq_mul(is[k], x), _mm512_set1_ps(-4.0f), _mm512_set1_ps(3.0f)));
+                L[16 * k + i] = l;
+                sx[k] = quant__kq_add(sx[k], quant__kq_mul(quant__kq_mul(w, x), l));
+                s2[k] = quant__kq_add(s2[k], quant__kq_mul(quant__kq_mul(w, l), l));
+            }
+        quant__kq_q3pass(K, xt, L, sx, s2, act, chg);
+        for (k = 0; k < K && c0 + k < nw; ++k) {
+            const int blk = c0 + k;
+            flat[blk] = (uint16_t)~act[k];
+            _mm512_storeu_ps(gx[blk], sx[k]);
+            _mm512_storeu_ps(g2[blk], s2[k]);
+            quant__kq_q3put(L + 16 * k, Lg[blk]);
+            for (j = 0; j < 16; ++j)
+                if (chg[k] >> j & 1) list[n++] = (uint16_t)(blk << 4 | j);
+        }
+    }
+    /* passes 2 .. 5 of the groups that changed in the first, 16 to a
+       vector whatever their block. A lane whose pass changed nothing is at
+       a fixed point (the next pass would compute the same), so a vector
+       runs until none of its lanes changes. */
+    for (j = n; j < n + 64; ++j) list[j] = list[n > 0 ? n - 1 : 0];
+    for (c0 = 0; c0 < n; c0 += 16 * kk) {
+        const int nv = (n - c0 + 15) / 16;
+        __mmask16 any;
+        kk = nv < 4 ? nv : 4;
+        for (k = 0; k < kk; ++k) {
+            const float *rows[16];
+            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+            for (j = 0; j < 16; ++j) {
+                const int d = list[c0 + 16 * k + j];
+                rows[j] = xs[d >> 4] + 16 * (d & 15);
+                L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(Lg[0] + 8 * d)), _mm512_set1_epi32(4)));
+            }
+            (void)quant__kq_load(rows, 0, xt + 16 * k);
+            quant__kq_tr16(L + 16 * k);
+            sx[k] = _mm512_i32gather_ps(id, gx[0], 4);
+            s2[k] = _mm512_i32gather_ps(id, g2[0], 4);
+            act[k] = 0xFFFF;
+        }
+        for (pass = 2; pass <= 5; ++pass) {
+            if (kk == 4) quant__kq_q3pass4(xt, L, sx, s2, act, chg);
+            else if (kk == 3) quant__kq_q3pass3(xt, L, sx, s2, act, chg);
+            else if (kk == 2) quant__kq_q3pass2(xt, L, sx, s2, act, chg);
+            else quant__kq_q3pass1(xt, L, sx, s2, act, chg);
+            for (any = 0, k = 0; k < kk; ++k) any |= chg[k];
+            if (!any) break;
+        }
+        for (k = 0; k < kk; ++k) {
+            const int m = n - c0 - 16 * k; /* lanes that are not copies */
+            const __mmask16 v = m >= 16 ? (__mmask16)0xFFFF : m > 0 ? (__mmask16)((1u << m) - 1) : 0;
+            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+            uint8_t rowsL[128];
+            quant__kq_q3put(L + 16 * k, rowsL);
+            _mm512_mask_i32scatter_ps(gx[0], v, id, sx[k], 4);
+            _mm512_mask_i32scatter_ps(g2[0], v, id, s2[k], 4);
+            for (j = 0; j < 16; ++j)
+                if (v >> j & 1) {
+                    const int d = list[c0 + 16 * k + j];
+                    _mm_storel_epi64((__m128i *)(void *)(Lg[0] + 8 * d), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                }
+        }
+    }
+    /* the blocks */
+    for (k = 0; k < nw; ++k) {
+        const __m512 vx = _mm512_loadu_ps(gx[k]), v2 = _mm512_loadu_ps(g2[k]);
+        if (!bs[k]) continue;
+        if (bad[k]) {
+            QUANT__KQ_ON_SCALAR(QUANT_Q3_K, 1);
+            quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
+            continue;
+        }
+        quant__kq_post3(xs[k], bs[k], _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[k]), vx, v2), Lg[k], flat[k]);
+    }
+}
+
+/* ---- IQ4_XS, IQ4_NL -------------------------------------------------------- */
+
+/* by bucket floor(v / 9) mod 32: how many level midpoints lie below the
+   bucket, the level there, the next level, and the midpoint between (1e30
+   when none) */
+static const int32_t quant__kq_i4n[32] = { 8, 9, 9, 10, 11, 11, 12, 13, 13, 14, 14, 14, 15, 15, 15, 15,
+                                           0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7 };
+static const float quant__kq_i4lo[32] = { 1, 13, 13, 25, 38, 38, 53, 69, 69, 89, 89, 89, 113, 113, 113, 113,
+                                          -127, -127, -127, -127, -104, -104, -83, -83, -65, -65, -49, -49, -35, -22, -22, -10 };
+static const float quant__kq_i4hi[32] = { 13, 25, 25, 38, 53, 53, 69, 89, 89, 113, 113, 113, 113, 113, 113, 113,
+                                          -104, -104, -104, -104, -83, -83, -65, -65, -49, -49, -35, -35, -22, -10, -10, 1 };
+static const float quant__kq_i4m[32] = { 7, 19, 19, 31.5f, 45.5f, 45.5f, 61, 79, 79, 101, 101, 101, 1e30f, 1e30f, 1e30f, 1e30f,
+                                         -115.5f, -115.5f, -115.5f, -115.5f, -93.5f, -93.5f, -74, -74, -57, -57, -42, -42, -28.5f, -16, -16, -4.5f };
+
+#define quant__kq_bucket(v) _mm512_cvt_roundps_epi32(_mm512_mul_ps((v), _mm512_set1_ps(1.0f / 9.0f)), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+
+/* quant__iq4_index of any v (a NaN gives 15, as there) */
+QUANT__KQ_INLINE __m512i quant__kq_i4idx(__m512 v)
+{
+    const __m512 c = _mm512_max_ps(_mm512_min_ps(v, _mm512_set1_ps(143.0f)), _mm512_set1_ps(-144.0f));
+    const __m512i bk = quant__kq_bucket(c);
+    const __m512i n = _mm512_permutex2var_epi32(_mm512_loadu_si512(quant__kq_i4n), bk, _mm512_loadu_si512(quant__kq_i4n + 16));
+    const __m512 m = _mm512_permutex2var_ps(_mm512_loadu_ps(quant__kq_i4m), bk, _mm512_loadu_ps(quant__kq_i4m + 16));
+    return _mm512_mask_add_epi32(n, _mm512_cmp_ps_mask(c, m, _CMP_GE_OQ), n, _mm512_set1_epi32(1));
+}
+
+/* 32 elements' indices at scale id, packed as IQ4's 16 bytes */
+QUANT__KQ_INLINE void quant__kq_i4pack(const float *x, float id, uint8_t *q)
+{
+    const __m512 vid = _mm512_set1_ps(id);
+    const __m512i a = quant__kq_i4idx(_mm512_mul_ps(vid, _mm512_loadu_ps(x)));
+    const __m512i c = quant__kq_i4idx(_mm512_mul_ps(vid, _mm512_loadu_ps(x + 16)));
+    _mm_storeu_si128((__m128i *)(void *)q, _mm512_cvtepi32_epi8(_mm512_or_si512(a, _mm512_slli_epi32(c, 4))));
+}
+
+/* the 16 lanes' scales sc[g] of quantize_row_iq4_nl_impl's search
+   (groups of 32, ntry 7, no weights); returns the lanes with an infinity
+   or a NaN, left to the scalar code */
+QUANT__KQ_INLINE __mmask16 quant__kq_i4search(const float *const *rows, float *sc)
+{
+    __m512 xt[32], w[32], a, mx, d, id, sqx, sq2, best;
+    const __m512 z = _mm512_setzero_ps();
+    const __m512 tl0 = _mm512_loadu_ps(quant__kq_i4lo), tl1 = _mm512_loadu_ps(quant__kq_i4lo + 16);
+    const __m512 th0 = _mm512_loadu_ps(quant__kq_i4hi), th1 = _mm512_loadu_ps(quant__kq_i4hi + 16);
+    const __m512 tm0 = _mm512_loadu_ps(quant__kq_i4m), tm1 = _mm512_loadu_ps(quant__kq_i4m + 16);
+    __mmask16 flat, bad = (__mmask16)(quant__kq_load(rows, 0, xt) | quant__kq_load(rows, 16, xt));
+    int i, t;
+    if (bad)
+        for (i = 0; i < 32; ++i) xt[i] = _mm512_maskz_mov_ps((__mmask16)~bad, xt[i]);
+    mx = quant__kq_amax(xt, 32, &a);
+    flat = quant__kq_lt(a, _mm512_set1_ps(1e-15f));
+    mx = _mm512_mask_mov_ps(mx, flat, _mm512_set1_ps(1.0f));
+    for (i = 0; i < 32; ++i) w[i] = quant__kq_mul(xt[i], xt[i]);
+    d = _mm512_div_ps(_mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(mx), _mm512_set1_epi32(INT32_MIN))),
+                      _mm512_set1_ps(-127.0f));
+    id = _mm512_div_ps(_mm512_set1_ps(1.0f), d);
+    best = z;
+    for (t = -8; t <= 7; ++t) {
+        if (t > -8) id = _mm512_div_ps(_mm512_set1_ps((float)(t - 127)), mx);
+        sqx = sq2 = z;
+        for (i = 0; i < 32; ++i) {
+            const __m512 p = quant__kq_mul(id, xt[i]);
+            const __m512i bk = quant__kq_bucket(p);
+            const __m512 q = _mm512_mask_mov_ps(_mm512_permutex2var_ps(tl0, bk, tl1),
+                                                _mm512_cmp_ps_mask(p, _mm512_permutex2var_ps(tm0, bk, tm1), _CMP_GE_OQ),
+                                                _mm512_permutex2var_ps(th0, bk, th1));
+            const __m512 wq = quant__kq_mul(w[i], q);
+            sqx = quant__kq_add(sqx, quant__kq_mul(wq, xt[i]));
+            sq2 = quant__kq_add(sq2, quant__kq_mul(wq, q));
+        }
+        if (t == -8) {
+            d = _mm512_maskz_div_ps(quant__kq_gt(sq2, z), sqx, sq2);
+            best = quant__kq_mul(d, sqx);
+        } else {
+            const __mmask16 upd = quant__kq_gt(sq2, z) & quant__kq_gt(quant__kq_mul(sqx, sqx), quant__kq_mul(best, sq2));
+            d = _mm512_mask_div_ps(d, upd, sqx, sq2);
+            best = _mm512_mask_mov_ps(best, upd, quant__kq_mul(d, sqx));
+        }
+    }
+    _mm512_storeu_ps(sc, _mm512_mask_mov_ps(d, flat, z));
+    return bad;
+}
+
+/* IQ4_XS: two blocks (b1 0: the second is a copy not to write) */
+QUANT__KQ_NOINLINE void quant__kq_bxs(const float *x0, const float *x1, uint8_t *b0, uint8_t *b1)
+{
+    float sc[16];
+    const float *rows[16];
+    unsigned bad;
+    int i, k;
+    for (i = 0; i < 16; ++i) rows[i] = (i < 8 ? x0 : x1) + 32 * (i & 7);
+    bad = quant__kq_i4search(rows, sc);
+    for (k = 0; k < 2; ++k) {
+        const float *x = k ? x1 : x0, *s = sc + 8 * k;
+        uint8_t *b = k ? b1 : b0;
+        float maxs, d, id;
+        unsigned sh = 0;
+        int g;
+        if (!b) continue;
+        if (bad >> 8 * k & 0xFFu) {
+            QUANT__KQ_ON_SCALAR(QUANT_IQ4_XS, 1);
+            quant__blk_encode(QUANT_IQ4_XS, x, b);
+            continue;
+        }
+        maxs = quant__kq_first_max(_mm512_maskz_loadu_ps(0xFF, s));
+        d = -maxs / 32;
+        id = d != 0 ? 1 / d : 0.0f;
+        quant__gh_put(b, d);
+        for (g = 0; g < 8; ++g) {
+            int l = quant__gn(quant__gm(id, s[g]));
+            float dl;
+            l = l < -32 ? -32 : l > 31 ? 31 : l;
+            dl = d * (float)l;
+            quant__kq_i4pack(x + 32 * g, dl != 0 ? 1 / dl : 0.0f, b + 8 + 16 * g);
+            l += 32;
+            if (g % 2 == 0) b[4 + g / 2] = (uint8_t)(l & 15);
+            else b[4 + g / 2] |= (uint8_t)((l & 15) << 4);
+            sh |= (unsigned)(l >> 4) << 2 * g;
+        }
+        b[2] = (uint8_t)sh;
+        b[3] = (uint8_t)(sh >> 8);
+    }
+}
+
+/* IQ4_NL: 16 blocks x[k] into b[k] (b[k] 0: a copy not to write) */
+QUANT__KQ_NOINLINE void quant__kq_bnl(const float *const *xs, uint8_t *const *bs)
+{
+    float sc[16];
+    const unsigned bad = quant__kq_i4search(xs, sc);
+    int k;
+    for (k = 0; k < 16; ++k) {
+        if (!bs[k]) continue;
+        if (bad >> k & 1) {
+            QUANT__KQ_ON_SCALAR(QUANT_IQ4_NL, 1);
+            quant__blk_encode(QUANT_IQ4_NL, xs[k], bs[k]);
+            continue;
+        }
+        quant__gh_put(bs[k], sc[k]);
+        quant__kq_i4pack(xs[k], sc[k] != 0 ? 1 / sc[k] : 0.0f, bs[k] + 2);
+    }
+}
+
+/* nb whole blocks of type t encoded from x into b, bytes identical to
+   quant__blk_encode; 0 if t is not one of these types */
+static __attribute__((unused)) int quant__kq_enc_avx512(unsigned t, const float *x, uint8_t *b, size_t nb)
+{
+    size_t i, k, per, be, bb;
+    switch (t) {
+    case QUANT_Q6_K: per = 1; break;
+    case QUANT_Q2_K: per = QUANT__KQ_K2; break;
+    case QUANT_Q4_K: case QUANT_Q5_K: per = 2 * QUANT__KQ_K45; break;
+    case QUANT_IQ4_XS: per = 2; break;
+    case QUANT_Q3_K: per = QUANT__KQ_W3; break;
+    case QUANT_IQ4_NL: per = 16; break;
+    default: return 0;
+    }
+    be = quant__blk(t);
+    bb = quant__blk_bytes(t);
+    for (i = 0; i < nb; i += per) {
+        const size_t n = nb - i < per ? nb - i : per;
+        const float *xs[16];
+        uint8_t *bs[16];
+        int ok = 1;
+        for (k = 0; k < per; ++k) {
+            xs[k] = x + (i + (k < n ? k : n - 1)) * be;
+            bs[k] = k < n ? b + (i + k) * bb : (uint8_t *)0;
+        }
+        switch (t) {
+        case QUANT_Q2_K: quant__kq_b2(xs, bs); break;
+        case QUANT_Q6_K: ok = quant__kq_b6(xs[0], bs[0]); break;
+        case QUANT_Q3_K: quant__kq_b3(xs, bs, (int)n); break;
+        case QUANT_IQ4_XS: quant__kq_bxs(xs[0], xs[1], bs[0], bs[1]); break;
+        case QUANT_IQ4_NL: quant__kq_bnl(xs, bs); break;
+        default: quant__kq_b45(t, xs, bs); break;
+        }
+        if (!ok) {
+            QUANT__KQ_ON_SCALAR(t, n);
+            for (k = 0; k < n; ++k) quant__blk_encode(t, x + (i + k) * be, b + (i + k) * bb);
+        }
+    }
+    return 1;
+}
+
+
+/* ---- Q8_0, Q8_K, Q4_0 .. Q5_1, MXFP4, NVFP4 ------------------------------ */
+/* se_avx512.h - AVX-512 encoders for quant.h's ggml block formats
+
+   static int quant__se_enc_avx512(unsigned t, const float *x, uint8_t *b, size_t nb);
+
+   nb whole blocks of type t encoded from x (nb * block elements) into b
+   (nb * block bytes), bytes identical to quant.h's quant__blk_encode;
+   returns 0 (writing nothing) if t is not handled. Handled: Q8_0, Q8_K,
+   Q4_0, Q4_1, Q5_0, Q5_1, MXFP4, NVFP4_BLOCK.
+
+   Include after quant.h with QUANT_IMPLEMENTATION (the QUANT_* type
+   names, and quant__blk_encode for the rare blocks sent back to the
+   scalar code, see QUANT__SE_SCALAR). Needs AVX-512 F, BW, DQ and VL
+   (VBMI is used when __AVX512VBMI__ is defined); without them the function
+   returns 0. No FMA: every product that feeds a sum passes a fence.
+
+   How each block type reproduces the scalar code, lane for lane:
+
+   - Groups of 16 blocks of 32 (4 of 64 for NVFP4, 1 of 256 for Q8_K): a
+     first pass folds each block into one vector of lane statistics, a
+     transposing tree reduces 16 such vectors to one vector holding block
+     i's statistic in lane i, the per-block scales are computed 16 at a time
+     with the scalar code's f32 operations (division, 1/d, f16 rounding by
+     vcvtps2ph, which rounds to nearest even as quant__f32_to_f16 does for
+     every non-NaN value, checked on all 2^32 floats by test_se.c), and a
+     second pass (from L1) quantizes. A tail of fewer blocks runs through a
+     zero-padded copy on the stack.
+   - The largest |x| and the first x attaining it (Q4_0, Q5_0, Q8_K): the
+     NaN-ignoring max P and min N of the block (maxps(x, acc) keeps acc when
+     x is NaN, as quant__amax's strict > does), a = max(P, -N); the sign is
+     P == a ? + : -, unless both +a and -a occur: then the first of them is
+     searched. a == 0 gives +0 as quant__amax.
+   - Q8_0's max (a > |x| ? a : |x|, which restarts after a NaN) is the
+     unsigned integer max of the |x| bit patterns; a block holding a NaN
+     (max above 0x7F800000) goes to the scalar code.
+   - roundf (halves away from zero) then (int): cvttps2dq(v + copysign
+     (0.49999997f, v)), equal to quant__gt(quant__roundf(v)) for all 2^32 v
+     (test_se.c checks it); (int8_t) of an int is its low byte.
+   - Q8_K: nearest_int through the 1.5 * 2^23 trick, bit for bit; the
+     bytes are min(v, 127) with v >= -127 whenever 1/mx is finite, so the
+     saturating packs are exact; bsums by vpsadbw. A block with -127/mx
+     infinite goes to the scalar code.
+   - MXFP4: the exponent byte is floor(log2f(a)) + 125 as quant__glog2
+     computes it, by adding to a's bits the number of ulps below 2^k that
+     glibc's log2f rounds up (the same table), checked against quant__glog2
+     for every normal a. The code of x: n = ceil(|x| * 2/d) (exact: d is a
+     power of two) and a table of n; the sign from x's sign bit, -0 -> 0.
+     Checked exhaustively against a lane-wise mirror of quant__fp4_index
+     (itself checked against the scalar function) for all 2^32 x and every
+     exponent byte 2..255: equal for |x| < 2^26 d, while a block only holds
+     |x| < 16 d. Blocks whose a is 0 < a < 2^-126 (wrapping exponent byte),
+     whose byte is 0 or 1 (a subnormal d), or with a >= 2^127 (Inf, NaN)
+     go to the scalar code.
+   - NVFP4: the UE4M3 code of a/6 as quant__ue4m3_code computes it, d its
+     half, the code of x from the 7 midpoints T*d (T = 0.5 1.5 2.5 3.5 5 7
+     10; ties go to the lower level as quant__fp4_index's first least
+     error) compared with |x|. Checked exhaustively for all 2^32 x and all
+     126 nonzero scales: equal for |x| < 2^25 d. A sub-block of 16 with
+     a >= 2^24 d (only when a/6 is clamped to 448, or Inf) or a NaN sends
+     its block to the scalar code; d == 0 gives 0 codes as the scalar. */
+
+#ifndef QUANT__SE_SCALAR
+#define QUANT__SE_SCALAR(t, x, b) quant__blk_encode((t), (x), (b))
+#endif
+
+#ifdef __OPTIMIZE__
+#define QSE_INLINE static __inline__ __attribute__((always_inline, unused))
+#else
+#define QSE_INLINE static __inline__ __attribute__((unused))
+#endif
+#define QSE_NOINLINE static __attribute__((noinline, unused))
+/* a product the compiler may not fuse with the sum that follows */
+#define QSE_FENCE(v) __asm__("" : "+v"(v))
+/* vpternlog operands */
+#define QSE_A 0xF0
+#define QSE_B 0xCC
+#define QSE_C 0xAA
+
+#define QSE_SLOT(i) (4 * ((i) & 3) + ((i) >> 2))
+
+QSE_INLINE __m512i qse_absi(__m512 v) { return _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7FFFFFFF)); }
+QSE_INLINE __m512 qse_absf(__m512 v) { return _mm512_castsi512_ps(qse_absi(v)); }
+QSE_INLINE __m512 qse_maxu(__m512 a, __m512 b)
+{
+    return _mm512_castsi512_ps(_mm512_max_epu32(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+}
+
+/* 16 vectors to one: lane i of the result is OP over the 16 lanes of the
+   vector in slot QSE_SLOT(i) */
+#define QSE_RED16(name, OP)                                                                                \
+    QSE_INLINE __m512 name(const __m512 *v)                                                                \
+    {                                                                                                      \
+        __m512 c[8], e[4], f[2];                                                                           \
+        int k;                                                                                             \
+        for (k = 0; k < 8; ++k)                                                                            \
+            c[k] = OP(_mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0x44),                                  \
+                      _mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0xEE));                                 \
+        for (k = 0; k < 4; ++k)                                                                            \
+            e[k] = OP(_mm512_shuffle_f32x4(c[2 * k], c[2 * k + 1], 0x88),                                  \
+                      _mm512_shuffle_f32x4(c[2 * k], c[2 * k + 1], 0xDD));                                 \
+        for (k = 0; k < 2; ++k)                                                                            \
+            f[k] = OP(_mm512_shuffle_ps(e[2 * k], e[2 * k + 1], 0x44), _mm512_shuffle_ps(e[2 * k], e[2 * k + 1], 0xEE)); \
+        return OP(_mm512_shuffle_ps(f[0], f[1], 0x88), _mm512_shuffle_ps(f[0], f[1], 0xDD));               \
+    }
+QSE_RED16(qse_red_max, _mm512_max_ps)
+QSE_RED16(qse_red_min, _mm512_min_ps)
+QSE_RED16(qse_red_maxu, qse_maxu)
+
+/* round half away from zero, then (int) as cvttss2si */
+QSE_INLINE __m512i qse_round_int(__m512 p)
+{
+    /* vrangeps: min(|p|, 0.49999997f) with p's sign; below that p + p truncates to 0 as well */
+    return _mm512_cvttps_epi32(_mm512_add_ps(p, _mm512_range_ps(p, _mm512_set1_ps(0.49999997f), 0x02)));
+}
+
+/* the low bytes of 32 int32 lanes to o[0..31] */
+QSE_INLINE void qse_lo8x32(uint8_t *o, __m512i a, __m512i b)
+{
+#ifdef __AVX512VBMI__
+    const __m512i idx = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0x7C787470, 0x6C686460, 0x5C585450, 0x4C484440,
+                                         0x3C383430, 0x2C282420, 0x1C181410, 0x0C080400);
+    _mm256_storeu_si256((__m256i *)(void *)o, _mm512_castsi512_si256(_mm512_permutex2var_epi8(a, idx, b)));
+#else
+    _mm_storeu_si128((__m128i *)(void *)o, _mm512_cvtepi32_epi8(a));
+    _mm_storeu_si128((__m128i *)(void *)(o + 16), _mm512_cvtepi32_epi8(b));
+#endif
+}
+
+/* the first x of 32 (nv = 2) or 256 (nv = 16) with |x| == a (a zero: the first +-0) */
+QSE_INLINE float qse_first(const float *x, int nv, float a)
+{
+    const __m512 av = _mm512_set1_ps(a);
+    int j;
+    for (j = 0; j < nv; ++j) {
+        const __mmask16 m = _mm512_cmp_ps_mask(qse_absf(_mm512_loadu_ps(x + 16 * j)), av, _CMP_EQ_OQ);
+        if (m) return x[16 * j + __builtin_ctz(m)];
+    }
+    return a; /* not reached */
+}
+
+/* prefetch the lines of 16 * 4 floats at p (the data of a later group) */
+QSE_INLINE void qse_pf(const float *p, int i, int lines_per_i)
+{
+    int l;
+    if (p)
+        for (l = 0; l < lines_per_i; ++l) _mm_prefetch((const char *)(p + 16 * (lines_per_i * i + l)), _MM_HINT_T0);
+}
+
+/* ---- Q8_0 --------------------------------------------------------------- */
+QSE_INLINE void qse_q8_0(const float *x, uint8_t *b, int nblk, const float *pf)
+{
+    const __m512i ab = _mm512_set1_epi32(0x7FFFFFFF);
+    __m512 v[16], a, d, id;
+    float idv[16];
+    uint16_t dhv[16];
+    unsigned bad;
+    int i;
+    for (i = 0; i < 16; ++i) {
+        if (i < nblk) {
+            const __m512i x0 = _mm512_loadu_si512(x + 32 * i), x1 = _mm512_loadu_si512(x + 32 * i + 16);
+            v[QSE_SLOT(i)] = _mm512_castsi512_ps(_mm512_max_epu32(_mm512_and_si512(x0, ab), _mm512_and_si512(x1, ab)));
+        } else v[QSE_SLOT(i)] = _mm512_setzero_ps();
+    }
+    a = qse_red_maxu(v);
+    bad = _mm512_cmpgt_epu32_mask(_mm512_castps_si512(a), _mm512_set1_epi32(0x7F800000)) & ((1u << nblk) - 1);
+    d = _mm512_div_ps(a, _mm512_set1_ps(127.0f));
+    id = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_NEQ_UQ), _mm512_set1_ps(1.0f), d);
+    _mm512_storeu_ps(idv, id);
+    _mm256_storeu_si256((__m256i *)(void *)dhv, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (i = 0; i < nblk; ++i) {
+        const __m512 s = _mm512_set1_ps(idv[i]);
+        __m512 p0 = _mm512_mul_ps(_mm512_loadu_ps(x + 32 * i), s), p1 = _mm512_mul_ps(_mm512_loadu_ps(x + 32 * i + 16), s);
+        qse_pf(pf, i, 2);
+        QSE_FENCE(p0);
+        QSE_FENCE(p1);
+        b[34 * i] = (uint8_t)dhv[i]; b[34 * i + 1] = (uint8_t)(dhv[i] >> 8);
+        qse_lo8x32(b + 34 * i + 2, qse_round_int(p0), qse_round_int(p1));
+    }
+    for (; bad; bad &= bad - 1) {
+        i = __builtin_ctz(bad);
+        QUANT__SE_SCALAR(QUANT_Q8_0, x + 32 * i, b + 34 * i);
+    }
+}
+
+/* ---- Q4_0, Q5_0 (five), Q4_1, Q5_1 (has_m) ------------------------------ */
+QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, const int five, const int has_m)
+{
+    const int bb = 18 + 2 * has_m + 4 * five;
+    const __m128i top = _mm_set1_epi8(five ? 31 : 15);
+    __m512 P[16], N[16], hi, lo, mx, d, id;
+    float idv[16], lov[16];
+    uint16_t dhv[16], mhv[16];
+    int i;
+    if (has_m) {
+        const __m512 big = _mm512_set1_ps(3.40282347e38f), nbig = _mm512_set1_ps(-3.40282347e38f);
+        for (i = 0; i < 16; ++i) {
+            if (i < nblk) {
+                const __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16);
+                P[QSE_SLOT(i)] = _mm512_max_ps(x1, _mm512_max_ps(x0, nbig));
+                N[QSE_SLOT(i)] = _mm512_min_ps(x1, _mm512_min_ps(x0, big));
+            } else P[QSE_SLOT(i)] = N[QSE_SLOT(i)] = _mm512_set1_ps(1.0f);
+        }
+        hi = qse_red_max(P);
+        lo = qse_red_min(N);
+        { /* a zero min or max: the scalar keeps the first zero, +0 or -0 */
+            unsigned zm = (_mm512_cmp_ps_mask(lo, _mm512_setzero_ps(), _CMP_EQ_OQ) | _mm512_cmp_ps_mask(hi, _mm512_setzero_ps(), _CMP_EQ_OQ)) &
+                          ((1u << nblk) - 1);
+            if (zm) {
+                float hv[16], lv[16];
+                _mm512_storeu_ps(hv, hi);
+                _mm512_storeu_ps(lv, lo);
+                for (; zm; zm &= zm - 1) {
+                    i = __builtin_ctz(zm);
+                    if (lv[i] == 0) lv[i] = qse_first(x + 32 * i, 2, 0.0f);
+                    if (hv[i] == 0) hv[i] = qse_first(x + 32 * i, 2, 0.0f);
+                }
+                hi = _mm512_loadu_ps(hv);
+                lo = _mm512_loadu_ps(lv);
+            }
+        }
+        d = _mm512_div_ps(_mm512_sub_ps(hi, lo), _mm512_set1_ps(five ? 31.0f : 15.0f));
+        _mm512_storeu_ps(lov, lo);
+        _mm256_storeu_si256((__m256i *)(void *)mhv, _mm512_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    } else {
+        const __m512 z = _mm512_setzero_ps();
+        __m512 a, na;
+        __mmask16 pos, nz;
+        unsigned amb;
+        for (i = 0; i < 16; ++i) {
+            if (i < nblk) {
+                const __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16);
+                P[QSE_SLOT(i)] = _mm512_max_ps(x1, _mm512_max_ps(x0, z));
+                N[QSE_SLOT(i)] = _mm512_min_ps(x1, _mm512_min_ps(x0, z));
+            } else P[QSE_SLOT(i)] = N[QSE_SLOT(i)] = z;
+        }
+        hi = qse_red_max(P);
+        na = _mm512_sub_ps(z, qse_red_min(N)); /* -min, >= +0 */
+        a = _mm512_max_ps(hi, na);
+        nz = _mm512_cmp_ps_mask(a, z, _CMP_GT_OQ);
+        pos = _mm512_cmp_ps_mask(hi, a, _CMP_EQ_OQ);
+        amb = pos & nz & _mm512_cmp_ps_mask(na, a, _CMP_EQ_OQ);
+        mx = _mm512_maskz_mov_ps(nz, _mm512_mask_blend_ps(pos, _mm512_sub_ps(z, a), a));
+        if (amb) { /* both +a and -a: the first */
+            float mv[16], av[16];
+            _mm512_storeu_ps(mv, mx);
+            _mm512_storeu_ps(av, a);
+            for (; amb; amb &= amb - 1) {
+                i = __builtin_ctz(amb);
+                mv[i] = qse_first(x + 32 * i, 2, av[i]);
+            }
+            mx = _mm512_loadu_ps(mv);
+        }
+        d = _mm512_div_ps(mx, _mm512_set1_ps(five ? -16.0f : -8.0f));
+    }
+    id = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_NEQ_UQ), _mm512_set1_ps(1.0f), d);
+    _mm512_storeu_ps(idv, id);
+    _mm256_storeu_si256((__m256i *)(void *)dhv, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (i = 0; i < nblk; ++i) {
+        const __m512 s = _mm512_set1_ps(idv[i]);
+        const __m512 add = _mm512_set1_ps(has_m ? 0.5f : five ? 16.5f : 8.5f);
+        uint8_t *o = b + bb * i;
+        __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16), p0, p1;
+        __m128i v0, v1, q;
+        qse_pf(pf, i, 2);
+        if (has_m) {
+            const __m512 l = _mm512_set1_ps(lov[i]);
+            x0 = _mm512_sub_ps(x0, l);
+            x1 = _mm512_sub_ps(x1, l);
+        }
+        p0 = _mm512_mul_ps(x0, s);
+        p1 = _mm512_mul_ps(x1, s);
+        QSE_FENCE(p0);
+        QSE_FENCE(p1);
+        v0 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p0, add)));
+        v1 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p1, add)));
+        if (!(has_m && five)) { /* Q5_1 keeps the low byte as it is */
+            v0 = _mm_min_epi8(v0, top);
+            v1 = _mm_min_epi8(v1, top);
+        }
+        o[0] = (uint8_t)dhv[i];
+        o[1] = (uint8_t)(dhv[i] >> 8);
+        if (has_m) {
+            o[2] = (uint8_t)mhv[i];
+            o[3] = (uint8_t)(mhv[i] >> 8);
+        }
+        if (five) {
+            const uint32_t qh = (uint32_t)_mm_test_epi8_mask(v0, _mm_set1_epi8(16)) | (uint32_t)_mm_test_epi8_mask(v1, _mm_set1_epi8(16)) << 16;
+            quant__st4(o + 2 + 2 * has_m, qh);
+            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8(15), (QSE_C & QSE_A) | (~QSE_C & QSE_B));
+        } else {
+            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8((char)0xF0), QSE_A | (QSE_B & QSE_C));
+        }
+        _mm_storeu_si128((__m128i *)(void *)(o + bb - 16), q);
+    }
+}
+
+/* ---- Q8_K --------------------------------------------------------------- */
+QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
+{
+    const __m512 z = _mm512_setzero_ps();
+    __m512 P[16], N[16], hi, na, a, mx, is, d;
+    __mmask16 pos, nz;
+    unsigned amb, bad;
+    float isv[16], dv[16];
+    int i, j;
+    for (i = 0; i < 16; ++i) {
+        __m512 p = z, n = z;
+        if (i < nblk)
+            for (j = 0; j < 16; ++j) {
+                const __m512 v = _mm512_loadu_ps(x + 256 * i + 16 * j);
+                p = _mm512_max_ps(v, p);
+                n = _mm512_min_ps(v, n);
+            }
+        P[QSE_SLOT(i)] = p;
+        N[QSE_SLOT(i)] = n;
+    }
+    hi = qse_red_max(P);
+    na = _mm512_sub_ps(z, qse_red_min(N));
+    a = _mm512_max_ps(hi, na);
+    nz = _mm512_cmp_ps_mask(a, z, _CMP_GT_OQ);
+    pos = _mm512_cmp_ps_mask(hi, a, _CMP_EQ_OQ);
+    amb = pos & nz & _mm512_cmp_ps_mask(na, a, _CMP_EQ_OQ);
+    mx = _mm512_mask_blend_ps(pos, _mm512_sub_ps(z, a), a);
+    if (amb) {
+        float mv[16], av[16];
+        _mm512_storeu_ps(mv, mx);
+        _mm512_storeu_ps(av, a);
+        for (; amb; amb &= amb - 1) {
+            i = __builtin_ctz(amb);
+            mv[i] = qse_first(x + 256 * i, 16, av[i]);
+        }
+        mx = _mm512_loadu_ps(mv);
+    }
+    is = _mm512_div_ps(_mm512_set1_ps(-127.0f), mx);
+    d = _mm512_div_ps(_mm512_set1_ps(1.0f), is);
+    /* -127/mx infinite: the scalar code (a == 0 lanes are zeroed below) */
+    bad = _mm512_mask_cmp_ps_mask(nz, _mm512_sub_ps(is, is), z, _CMP_NEQ_UQ) & ((1u << nblk) - 1);
+    _mm512_storeu_ps(isv, is);
+    _mm512_storeu_ps(dv, d);
+    for (i = 0; i < nblk; ++i) {
+        const __m512 s = _mm512_set1_ps(isv[i]);
+        const float *xi = x + 256 * i;
+        uint8_t *o = b + 292 * i;
+        __m512i S[4], t01, t23;
+        if (!(nz >> i & 1)) {
+            {
+                int z;
+                for (z = 0; z < 292; ++z) o[z] = 0;
+            }
+            continue;
+        }
+        quant__st4(o, quant__bits(dv[i]));
+        qse_pf(pf, i, 16);
+        for (j = 0; j < 4; ++j) {
+            __m512i v[4], w;
+            int k;
+            for (k = 0; k < 4; ++k) {
+                __m512 q = _mm512_mul_ps(_mm512_loadu_ps(xi + 64 * j + 16 * k), s);
+                __m512i t;
+                QSE_FENCE(q);
+                t = _mm512_and_si512(_mm512_castps_si512(_mm512_add_ps(q, _mm512_set1_ps(12582912.0f))), _mm512_set1_epi32(0x7FFFFF));
+                v[k] = _mm512_sub_epi32(_mm512_min_epu32(t, _mm512_set1_epi32(0x40007F)), _mm512_set1_epi32(0x400000));
+            }
+            w = _mm512_packs_epi16(_mm512_packs_epi32(v[0], v[1]), _mm512_packs_epi32(v[2], v[3]));
+            w = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), w);
+            _mm512_storeu_si512(o + 4 + 64 * j, w);
+            S[j] = _mm512_sad_epu8(_mm512_xor_si512(w, _mm512_set1_epi8((char)0x80)), _mm512_setzero_si512());
+        }
+        {
+            const __m512i ev = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), od = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+            const __m512i wi = _mm512_setr_epi32(0x00040000, 0x000C0008, 0x00140010, 0x001C0018, 0x00240020, 0x002C0028, 0x00340030,
+                                                 0x003C0038, 0, 0, 0, 0, 0, 0, 0, 0);
+            __m256i sm;
+            t01 = _mm512_add_epi64(_mm512_permutex2var_epi64(S[0], ev, S[1]), _mm512_permutex2var_epi64(S[0], od, S[1]));
+            t23 = _mm512_add_epi64(_mm512_permutex2var_epi64(S[2], ev, S[3]), _mm512_permutex2var_epi64(S[2], od, S[3]));
+            sm = _mm512_castsi512_si256(_mm512_permutex2var_epi16(t01, wi, t23));
+            _mm256_storeu_si256((__m256i *)(void *)(o + 260), _mm256_sub_epi16(sm, _mm256_set1_epi16(2048)));
+        }
+    }
+    for (; bad; bad &= bad - 1) {
+        i = __builtin_ctz(bad);
+        QUANT__SE_SCALAR(QUANT_Q8_K, x + 256 * i, b + 292 * i);
+    }
+}
+
+/* ---- MXFP4 -------------------------------------------------------------- */
+
+/* 4-bit codes of x with s = 2/d: n = ceil(|x| s), a table of n and the sign */
+QSE_INLINE __m512i qse_mx_code(__m512 x, __m512 s)
+{
+    const __m512i n = _mm512_cvt_roundps_epi32(_mm512_mul_ps(qse_absf(x), s), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+#ifdef __AVX512VBMI__
+    /* a table of 128 bytes read at n (0 .. 32; NaN's INT_MIN reads 0) | 64
+       for x < 0; only the low byte of each lane is meant */
+    const __m512i pos = _mm512_setr_epi32(0x01010000, 0x03030202, 0x05040404, 0x06050505, 0x06060606, 0x07070706, 0x07070707,
+                                          0x07070707, 0x07070707, 0x07070707, 0x07070707, 0x07070707, 0x07070707, 0x07070707,
+                                          0x07070707, 0x07070707);
+    const __m512i neg = _mm512_mask_or_epi32(pos, 0xFFFF, pos, _mm512_setr_epi32(0x08080000, 0x08080808, 0x08080808, 0x08080808, 0x08080808,
+                                                                                0x08080808, 0x08080808, 0x08080808, 0x08080808, 0x08080808,
+                                                                                0x08080808, 0x08080808, 0x08080808, 0x08080808, 0x08080808,
+                                                                                0x08080808));
+    const __m512i idx = _mm512_ternarylogic_epi32(n, _mm512_srli_epi32(_mm512_castps_si512(x), 25), _mm512_set1_epi32(64), QSE_A | (QSE_B & QSE_C));
+    return _mm512_permutex2var_epi8(pos, idx, neg);
+#else
+    const __m512i lut0 = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6);
+    const __m512i lut1 = _mm512_setr_epi32(6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7);
+    const __m512i sg = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15);
+    __m512i k = _mm512_permutex2var_epi32(lut0, _mm512_min_epi32(n, _mm512_set1_epi32(31)), lut1);
+    k = _mm512_ternarylogic_epi32(k, _mm512_srli_epi32(_mm512_castps_si512(x), 28), _mm512_set1_epi32(8), QSE_A | (QSE_B & QSE_C));
+    return _mm512_permutexvar_epi32(k, sg);
+#endif
+}
+
+/* s = 2/d = 2^(129 - e) for the exponent byte e = 2 .. 255 (e < 2: any s) */
+QSE_INLINE __m512 qse_mx_scale(__m512i e)
+{
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(256), _mm512_max_epi32(e, _mm512_set1_epi32(2))), 23));
+}
+
+QSE_INLINE void qse_mxfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+{
+    const __m512i ab = _mm512_set1_epi32(0x7FFFFFFF), zi = _mm512_setzero_si512();
+    const __m512i below = _mm512_setr_epi32(0, 1, 2, 5, 11, 22, 44, 88, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m512 v[16];
+    __m512i A, k, mag, room, e;
+    float sv[16];
+    uint8_t ev[16];
+    __mmask16 nz;
+    unsigned bad;
+    int i;
+    for (i = 0; i < 16; ++i) {
+        if (i < nblk) {
+            const __m512i x0 = _mm512_loadu_si512(x + 32 * i), x1 = _mm512_loadu_si512(x + 32 * i + 16);
+            v[QSE_SLOT(i)] = _mm512_castsi512_ps(_mm512_max_epu32(_mm512_and_si512(x0, ab), _mm512_and_si512(x1, ab)));
+        } else v[QSE_SLOT(i)] = _mm512_setzero_ps();
+    }
+    A = _mm512_castps_si512(qse_red_maxu(v));
+    nz = _mm512_test_epi32_mask(A, A);
+    /* quant__glog2 for normal a: k = e + 1 is taken when a lies within
+       below[bin] ulps of 2^k, bin = floor(log2(k > 0 ? k - 1 : -k)) */
+    k = _mm512_sub_epi32(_mm512_srli_epi32(A, 23), _mm512_set1_epi32(126));
+    mag = _mm512_max_epi32(_mm512_sub_epi32(k, _mm512_set1_epi32(1)), _mm512_sub_epi32(zi, k));
+    room = _mm512_maskz_permutexvar_epi32(
+        _mm512_test_epi32_mask(mag, mag),
+        _mm512_sub_epi32(_mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(mag)), 23), _mm512_set1_epi32(127)), below);
+    /* the exponent byte: floor(log2(a)) + 125, 0 for a == 0 */
+    e = _mm512_maskz_and_epi32(nz, _mm512_sub_epi32(_mm512_srli_epi32(_mm512_add_epi32(A, room), 23), _mm512_set1_epi32(2)),
+                               _mm512_set1_epi32(255));
+    bad = (_mm512_cmpge_epu32_mask(A, _mm512_set1_epi32(0x7F000000)) | (nz & _mm512_cmplt_epu32_mask(A, _mm512_set1_epi32(0x00800000))) |
+           (nz & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(2)))) & ((1u << nblk) - 1);
+    _mm_storeu_si128((__m128i *)(void *)ev, _mm512_cvtepi32_epi8(e));
+    _mm512_storeu_ps(sv, qse_mx_scale(e));
+    for (i = 0; i < nblk; ++i) {
+        const __m512 s = _mm512_set1_ps(sv[i]);
+        const __m512i c0 = qse_mx_code(_mm512_loadu_ps(x + 32 * i), s), c1 = qse_mx_code(_mm512_loadu_ps(x + 32 * i + 16), s);
+        qse_pf(pf, i, 2);
+        b[17 * i] = ev[i];
+        _mm_storeu_si128((__m128i *)(void *)(b + 17 * i + 1), _mm512_cvtepi32_epi8(_mm512_or_si512(c0, _mm512_slli_epi32(c1, 4))));
+    }
+    for (; bad; bad &= bad - 1) {
+        i = __builtin_ctz(bad);
+        QUANT__SE_SCALAR(QUANT_MXFP4, x + 32 * i, b + 17 * i);
+    }
+}
+
+/* ---- NVFP4 -------------------------------------------------------------- */
+
+/* 4-bit codes of x in a sub-block whose scale is d = M 2^E (M = 1 .. 15):
+   with s = 2^(1-E) and r = fl(1/M), n = ceil(|x| s) and w = (int)((n - 0.5)
+   r), which is floor((n - 1) / M) (0 for n = 0); |x| > T d iff w >= 2T for
+   the 7 midpoints T, so a table of w gives the code; the sign from x, -0
+   to 0. s = 0 for d = 0. */
+QSE_INLINE __m512i qse_nv_code(__m512 x, __m512 s, __m512 r)
+{
+    const __m512 nf = _mm512_roundscale_ps(_mm512_mul_ps(qse_absf(x), s), _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    const __m512i w = _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_sub_ps(nf, _mm512_set1_ps(0.5f)), r)), _mm512_set1_epi32(31));
+#ifdef __AVX512VBMI__
+    const __m512i pos = _mm512_setr_epi32(0x02010100, 0x04030302, 0x05050404, 0x06060505, 0x06060606, 0x07070707, 0x07070707,
+                                          0x07070707, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i neg = _mm512_or_si512(pos, _mm512_setr_epi32(0x08080800, 0x08080808, 0x08080808, 0x08080808, 0x08080808, 0x08080808,
+                                                                0x08080808, 0x08080808, 0, 0, 0, 0, 0, 0, 0, 0));
+    const __m512i idx = _mm512_ternarylogic_epi32(w, _mm512_srli_epi32(_mm512_castps_si512(x), 25), _mm512_set1_epi32(64), QSE_A | (QSE_B & QSE_C));
+    return _mm512_permutex2var_epi8(pos, idx, neg);
+#else
+    const __m512i lut0 = _mm512_setr_epi32(0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6);
+    const __m512i lut1 = _mm512_setr_epi32(6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7);
+    const __m512i sg = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15);
+    __m512i k = _mm512_permutex2var_epi32(lut0, w, lut1);
+    k = _mm512_ternarylogic_epi32(k, _mm512_srli_epi32(_mm512_castps_si512(x), 28), _mm512_set1_epi32(8), QSE_A | (QSE_B & QSE_C));
+    return _mm512_permutexvar_epi32(k, sg);
+#endif
+}
+
+/* for UE4M3 codes c (0 .. 0x7E): half the scale is d = M 2^E, e = c >> 3,
+   m = c & 7: e = 0: M = m, E = -10; else M = 8 + m, E = e - 11. s = 2^(1-E)
+   (0 for c = 0), r = fl(1/M) */
+QSE_INLINE void qse_nv_params(__m512i code, __m512 *s, __m512 *r)
+{
+    const __m512i seven = _mm512_set1_epi32(7), e = _mm512_srli_epi32(code, 3);
+    const __mmask16 sub = _mm512_cmpeq_epi32_mask(e, _mm512_setzero_si512());
+    const __m512i M = _mm512_mask_mov_epi32(_mm512_or_si512(_mm512_and_si512(code, seven), _mm512_set1_epi32(8)), sub, _mm512_and_si512(code, seven));
+    *s = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(
+        _mm512_test_epi32_mask(code, code),
+        _mm512_slli_epi32(_mm512_mask_mov_epi32(_mm512_sub_epi32(_mm512_set1_epi32(139), e), sub, _mm512_set1_epi32(138)), 23)));
+    *r = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_cvtepi32_ps(_mm512_max_epi32(M, _mm512_set1_epi32(1))));
+}
+
+QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+{
+    const int nsub = 4 * nblk;
+    const __m512i seven = _mm512_set1_epi32(7);
+    __m512 v[16], a, s, d;
+    __m512i A, u, t, c, code;
+    float sv[16], rv[16];
+    uint8_t cv[16];
+    unsigned bad;
+    int i, j;
+    for (i = 0; i < 16; ++i) v[QSE_SLOT(i)] = i < nsub ? _mm512_castsi512_ps(qse_absi(_mm512_loadu_ps(x + 16 * i))) : _mm512_setzero_ps();
+    A = _mm512_castps_si512(qse_red_maxu(v));
+    a = _mm512_castsi512_ps(A);
+    /* quant__ue4m3_code(a / 6) */
+    s = _mm512_min_ps(_mm512_div_ps(a, _mm512_set1_ps(6.0f)), _mm512_set1_ps(448.0f));
+    u = _mm512_castps_si512(s);
+    {
+        __m512 q = _mm512_mul_ps(s, _mm512_set1_ps(512.0f));
+        QSE_FENCE(q);
+        t = _mm512_cvttps_epi32(_mm512_add_ps(q, _mm512_set1_ps(0.5f)));
+        t = _mm512_min_epi32(_mm512_max_epi32(t, _mm512_setzero_si512()), seven);
+    }
+    c = _mm512_add_epi32(_mm512_sub_epi32(_mm512_srli_epi32(u, 20), _mm512_set1_epi32(960)), _mm512_and_si512(_mm512_srli_epi32(u, 19), _mm512_set1_epi32(1)));
+    c = _mm512_min_epi32(c, _mm512_set1_epi32(120)); /* 120 and up: 0x7E */
+    c = _mm512_mask_mov_epi32(c, _mm512_cmpeq_epi32_mask(c, _mm512_set1_epi32(120)), _mm512_set1_epi32(0x7E));
+    code = _mm512_mask_mov_epi32(c, _mm512_cmple_epu32_mask(u, _mm512_set1_epi32((int)(120u << 23 | 0x7FFFFFu))), t);
+    /* quant__ue4m3_half(code) */
+    d = _mm512_mask_mov_ps(_mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(code, 20), _mm512_set1_epi32(119 << 23))),
+                           _mm512_cmplt_epi32_mask(code, _mm512_set1_epi32(8)),
+                           _mm512_mul_ps(_mm512_cvtepi32_ps(code), _mm512_set1_ps(0.0009765625f)));
+    {
+        __m512 sc, rc;
+        qse_nv_params(code, &sc, &rc);
+        _mm512_storeu_ps(sv, sc);
+        _mm512_storeu_ps(rv, rc);
+    }
+    /* a NaN, or a >= 2^24 d (a/6 clamped to 448, or Inf): the scalar code */
+    bad = (_mm512_cmpgt_epu32_mask(A, _mm512_set1_epi32(0x7F800000)) |
+           (_mm512_cmp_ps_mask(a, _mm512_mul_ps(d, _mm512_set1_ps(16777216.0f)), _CMP_GE_OQ) & _mm512_test_epi32_mask(code, code))) &
+          ((1u << nsub) - 1);
+    _mm_storeu_si128((__m128i *)(void *)cv, _mm512_cvtepi32_epi8(code));
+    for (i = 0; i < nblk; ++i) {
+        uint8_t *o = b + 36 * i;
+        o[0] = cv[4 * i];
+        o[1] = cv[4 * i + 1];
+        o[2] = cv[4 * i + 2];
+        o[3] = cv[4 * i + 3];
+        qse_pf(pf, i, 4);
+        for (j = 0; j < 2; ++j) {
+            const int n = 4 * i + 2 * j;
+            const __m512i c0 = qse_nv_code(_mm512_loadu_ps(x + 16 * n), _mm512_set1_ps(sv[n]), _mm512_set1_ps(rv[n]));
+            const __m512i c1 = qse_nv_code(_mm512_loadu_ps(x + 16 * n + 16), _mm512_set1_ps(sv[n + 1]), _mm512_set1_ps(rv[n + 1]));
+            const __m512i r = _mm512_or_si512(_mm512_shuffle_i32x4(c0, c1, 0x44), _mm512_slli_epi32(_mm512_shuffle_i32x4(c0, c1, 0xEE), 4));
+            _mm_storeu_si128((__m128i *)(void *)(o + 4 + 16 * j), _mm512_cvtepi32_epi8(r));
+        }
+    }
+    while (bad) {
+        i = __builtin_ctz(bad) >> 2;
+        QUANT__SE_SCALAR(QUANT_NVFP4_BLOCK, x + 64 * i, b + 36 * i);
+        bad &= ~(15u << 4 * i);
+    }
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+#define QSE_TYPE(name, G)                                                                                              \
+    QSE_NOINLINE void name##_full(const float *x, uint8_t *b, const float *pf) { name(x, b, G, pf); }                    \
+    QSE_NOINLINE void name##_part(const float *x, uint8_t *b, int n) { name(x, b, n, (const float *)0); }
+QSE_TYPE(qse_q8_0, 16)
+QSE_TYPE(qse_mxfp4, 16)
+QSE_TYPE(qse_nvfp4, 4)
+QSE_TYPE(qse_q8_K, 16)
+QSE_INLINE void qse_q4_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 0); }
+QSE_INLINE void qse_q4_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 1); }
+QSE_INLINE void qse_q5_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 0); }
+QSE_INLINE void qse_q5_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 1); }
+QSE_TYPE(qse_q4_0, 16)
+QSE_TYPE(qse_q4_1, 16)
+QSE_TYPE(qse_q5_0, 16)
+QSE_TYPE(qse_q5_1, 16)
+
+/* software prefetch into L1, this many floats ahead of the group being
+   encoded (the hardware prefetchers alone left the second pass idling the
+   memory bus: see test_se.c's timing) */
+#ifndef QSE_PF_AHEAD
+#define QSE_PF_AHEAD 2048
+#endif
+
+static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float *x, uint8_t *b, size_t nb)
+{
+    void (*full)(const float *, uint8_t *, const float *);
+    void (*part)(const float *, uint8_t *, int);
+    size_t g, be, bb, i, ng, ahead = QSE_PF_AHEAD, n;
+    switch (t) {
+    case QUANT_Q8_0: full = qse_q8_0_full; part = qse_q8_0_part; g = 16; be = 32; bb = 34; break;
+    case QUANT_Q4_0: full = qse_q4_0_full; part = qse_q4_0_part; g = 16; be = 32; bb = 18; break;
+    case QUANT_Q4_1: full = qse_q4_1_full; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
+    case QUANT_Q5_0: full = qse_q5_0_full; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
+    case QUANT_Q5_1: full = qse_q5_1_full; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
+    case QUANT_MXFP4: full = qse_mxfp4_full; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
+    case QUANT_NVFP4_BLOCK: full = qse_nvfp4_full; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
+    case QUANT_Q8_K: full = qse_q8_K_full; part = qse_q8_K_part; g = 16; be = 256; bb = 292; break;
+    default: return 0;
+    }
+    ng = nb / g;
+    n = nb * be;
+    ahead -= ahead % (g * be); /* whole groups, at least one */
+    if (!ahead) ahead = g * be;
+    for (i = 0; i < ng; ++i) {
+        const size_t o = i * g * be;
+        full(x + o, b + i * g * bb, o + ahead + g * be <= n ? x + o + ahead : (const float *)0);
+    }
+    if (nb % g) part(x + ng * g * be, b + ng * g * bb, (int)(nb % g));
+    return 1;
+}
+
+#else
+#  define QUANT__BLK_ENC512 0
+#endif
 
 /* nb blocks of type t encoded from x into dst, bytes as quant__blk_encode
    writes them; 0 for a type this pass leaves to the scalar code */
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
+#if QUANT__BLK_ENC512
+    return quant__kq_enc_avx512(t, x, dst, nb) || quant__se_enc_avx512(t, x, dst, nb);
+#else
     (void)t; (void)x; (void)dst; (void)nb;
     return 0;
+#endif
 }
+#undef QUANT__BLK_ENC512
 #else
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
