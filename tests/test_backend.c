@@ -197,6 +197,68 @@ static void long_rows(void)
         }
 }
 
+/* ggml's block formats: this backend's encoders and decoders against the
+   scalar copy's, byte for byte and bit for bit (NaN payloads included), on
+   rows of many kinds: mixed magnitudes, ties on small grids, zeros,
+   subnormals, huge values, and Inf and NaN now and then */
+static float bx[16 * 256 + 64];
+static uint8_t bq1[16 * 292], bq2[16 * 292];
+static float by1[16 * 256], by2[16 * 256];
+static uint16_t bh1[16 * 256], bh2[16 * 256];
+
+static float block_value(int kind, float mag)
+{
+    const uint32_t r = check_rand();
+    const float u = (float)(r >> 8) / 16777216.0f - 0.5f;
+    switch (kind) {
+    case 0: return u * mag;
+    case 1: return (float)((int)(r % 33) - 16) * mag / 8.0f; /* a grid: ties */
+    case 2: return r % 5 == 0 ? 0.0f : u * 1e-40f;            /* subnormals, zeros */
+    case 3: return r % 97 == 0 ? u * 1e30f : u;              /* an outlier */
+    case 4: return r % 61 == 0 ? check_float_bits(r % 2 ? 0x7F800000u : 0xFFC00123u) : u * mag; /* Inf, NaN */
+    default: return r % 3 == 0 ? -0.0f : u * mag * mag;
+    }
+}
+
+static void blocks_vs_scalar(void)
+{
+    int t, it;
+    quant_attrs a = quant_attrs_default();
+    for (t = QUANT_Q4_0; t <= QUANT_NVFP4_BLOCK; ++t)
+        for (it = 0; it < 300; ++it) {
+            const int64_t be = (t >= QUANT_Q2_K && t <= QUANT_Q8_K) || t == QUANT_IQ4_XS ? 256 : t == QUANT_NVFP4_BLOCK ? 64 : 32;
+            const int64_t nb = 1 + (int64_t)(check_rand() % (uint32_t)(be == 256 ? 16 : 64));
+            const int64_t n = nb * be;
+            const size_t bytes = quant_dtype_bytes((quant_dtype)t, n);
+            const int kind = (int)(check_rand() % 6);
+            const float mag = check_float_bits(0x3F800000u + ((check_rand() % 61) - 30) * 0x00800000u);
+            quant_tensor x = { QUANT_F32, 1, { n }, bx }, q1 = { (quant_dtype)t, 1, { n }, bq1 }, q2 = q1;
+            quant_tensor y1 = { QUANT_F32, 1, { n }, by1 }, y2 = { QUANT_F32, 1, { n }, by2 };
+            quant_tensor h1 = { QUANT_BF16, 1, { n }, bh1 }, h2 = { QUANT_BF16, 1, { n }, bh2 };
+            int64_t i;
+            size_t k;
+            q2.data = bq2;
+            for (i = 0; i < n; ++i) bx[i] = block_value(kind, mag);
+            memset(bq1, 0x5A, bytes);
+            memset(bq2, 0xA5, bytes);
+            CHECK(quant_quantize(&x, &q1, &a) == QUANT_OK && ref_quantize(&x, &q2, &a) == QUANT_OK, "%s encode status",
+                  quant_dtype_name((quant_dtype)t));
+            for (k = 0; k < bytes && bq1[k] == bq2[k]; ++k) {}
+            CHECK(k == bytes, "%s encode, kind %d, %lld blocks: byte %zu is %02x, the scalar code's %02x",
+                  quant_dtype_name((quant_dtype)t), kind, (long long)nb, k, k < bytes ? bq1[k] : 0, k < bytes ? bq2[k] : 0);
+            /* decode those bytes, or random ones */
+            if (it % 2) for (k = 0; k < bytes; ++k) bq1[k] = (uint8_t)check_rand();
+            q2.data = bq1;
+            CHECK(quant_dequantize(&q1, &y1, &a) == QUANT_OK && ref_dequantize(&q2, &y2, &a) == QUANT_OK, "decode status");
+            CHECK(memcmp(by1, by2, (size_t)n * 4) == 0, "%s decode to f32 differs from the scalar code's",
+                  quant_dtype_name((quant_dtype)t));
+            h1.dtype = h2.dtype = it % 4 < 2 ? QUANT_BF16 : QUANT_F16;
+            CHECK(quant_dequantize(&q1, &h1, &a) == QUANT_OK && ref_dequantize(&q2, &h2, &a) == QUANT_OK, "decode status");
+            CHECK(memcmp(bh1, bh2, (size_t)n * 2) == 0, "%s decode to %s differs from the scalar code's",
+                  quant_dtype_name((quant_dtype)t), quant_dtype_name(h1.dtype));
+        }
+}
+
 int main(int argc, char **argv)
 {
     size_t n, i;
@@ -209,6 +271,7 @@ int main(int argc, char **argv)
         return check_done("test_backend sweep");
     }
     long_rows();
+    blocks_vs_scalar();
     for (i = 0; i < sizeof qin; ++i) qin[i] = (uint8_t)(i * 37 + 11);
     for (round = 0; round < 3; ++round)
         for (si = 0; si < (int)NSC; ++si)
