@@ -5611,6 +5611,12 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
    backend has them when its flags give DQ. */
 #if QUANT__PASS_VBMI || (!QUANT__DISPATCH && defined(__AVX512DQ__))
 #  define QUANT__BLK_ENC512 1
+#  if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+/* unoptimized, gcc expands the rounding, gather and conversion intrinsics
+   as macros here, whose all-ones masks meet signed parameters */
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wsign-conversion"
+#  endif
 
 /* ---- the K-quants and IQ4 ----------------------------------------------- */
 /* kq_avx512.h: AVX-512 (F, BW, DQ, VL) encoders for ggml's K-quant blocks
@@ -7051,8 +7057,8 @@ QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
         __m512i S[4], t01, t23;
         if (!(nz >> i & 1)) {
             {
-                int z;
-                for (z = 0; z < 292; ++z) o[z] = 0;
+                int zi;
+                for (zi = 0; zi < 292; ++zi) o[zi] = 0;
             }
             continue;
         }
@@ -7327,6 +7333,9 @@ static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float 
     return 1;
 }
 
+#  if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#    pragma GCC diagnostic pop
+#  endif
 #else
 #  define QUANT__BLK_ENC512 0
 #endif
