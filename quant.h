@@ -4689,7 +4689,7 @@ QUANT__NOINLINE void quant__blk_decode(unsigned t, const uint8_t *b, float *y)
             for (j = 0; j < 8; ++j) {
                 const int is = 8 * n + j, sh = 2 * (j >> 1), h = 16 * (j & 1);
                 if (k2) {
-                    const float dl = d * (float)(b[is] & 15u), ml = m * (float)(b[is] >> 4);
+                    const float dl = d * (float)(b[is] & 15u), ml = quant__gm(m, (float)(b[is] >> 4));
                     for (l = 0; l < 16; ++l) *y++ = quant__gm(dl, (float)(q[l + h] >> sh & 3u)) - ml;
                 } else {
                     const float dl = d * (float)quant__k3_scale(b + 96, is);
@@ -4709,7 +4709,7 @@ QUANT__NOINLINE void quant__blk_decode(unsigned t, const uint8_t *b, float *y)
             float dl, ml;
             quant__k4_scale(b + 4, n, &sc, &mn);
             dl = d * (float)sc;
-            ml = m * (float)mn;
+            ml = quant__gm(m, (float)mn);
             for (l = 0; l < 32; ++l) {
                 const unsigned v = (n & 1 ? q[l] >> 4 : q[l] & 15u) + (k5 && (qh8[l] >> n & 1u) ? 16u : 0u);
                 *y++ = quant__gm(dl, (float)v) - ml;
@@ -5166,7 +5166,7 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
             else quant__k4_scale(scb, j, &s, &m);
             d = quant__gh(b + (k2 ? 80 : 0)) * (float)s;
             if (d == 0) continue;
-            dm = quant__gh(b + (k2 ? 82 : 2)) * (float)m;
+            dm = quant__gm(quant__gh(b + (k2 ? 82 : 2)), (float)m);
             for (l = 0; l < gs; ++l) {
                 const int q = quant__gn((x[gs * j + l] + dm) / d);
                 L[gs * j + l] = (uint8_t)(q < 0 ? 0 : q > nmax ? nmax : q);
@@ -5516,8 +5516,8 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
             __m512i Ta[2], Tb[2];
             for (j = 0; j < 2; ++j) {
                 quant__k4_scale(b + 4, n + j, &sc, &mn);
-                Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, m * (float)mn), o);
-                Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, m * (float)mn), o)
+                Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, quant__gm(m, (float)mn)), o);
+                Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, quant__gm(m, (float)mn)), o)
                            : Ta[j];
             }
             for (j = 0; j < 32; j += 16) {
@@ -5570,7 +5570,7 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
             __m512i idx = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)), sh),
                                            _mm512_set1_epi32(3));
             __m512 T;
-            if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), m * (float)(b[is] >> 4));
+            if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), quant__gm(m, (float)(b[is] >> 4)));
             else {
                 const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * (is % 2)));
                 idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << (is / 2)))), idx, _mm512_set1_epi32(4));
@@ -6112,7 +6112,7 @@ QUANT__KQ_INLINE void quant__kq_post45(unsigned t, const float *x, uint8_t *b, c
                                  quant__kq_relevel(x + 32 * j + 16, nmax, bis[j], blo[j]));
             continue;
         }
-        dm = m0 * (float)m;
+        dm = quant__gm(m0, (float)m);
         V[j] = quant__kq_cat(quant__kq_requ(x + 32 * j, dm, d, nmax), quant__kq_requ(x + 32 * j + 16, dm, d, nmax));
     }
     if (t == QUANT_Q4_K) {
