@@ -6029,7 +6029,7 @@ QUANT__KQ_INLINE void quant__kq_post2(const float *x, uint8_t *b, const float *o
     im = maxm > 0 ? 15.0f / maxm : 0.0f;
     for (j = 0; j < 16; ++j) {
         b[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
-        if (maxm > 0) b[j] |= (uint8_t)(quant__gn(quant__gm(im, mn[j])) << 4);
+        if (maxm > 0) b[j] |= (uint8_t)((unsigned)quant__gn(quant__gm(im, mn[j])) << 4);
     }
     quant__gh_put(b + 80, maxs > 0 ? maxs / 15.0f : 0.0f);
     quant__gh_put(b + 82, maxm > 0 ? maxm / 15.0f : 0.0f);
