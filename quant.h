@@ -6483,7 +6483,7 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
             for (j = 0; j < 16; ++j) {
                 const int d = list[c0 + 16 * k + j];
                 rows[j] = xs[d >> 4] + 16 * (d & 15);
-                L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(Lg[0] + 8 * d)), _mm512_set1_epi32(4)));
+                L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(&Lg[d >> 4][0] + 8 * (d & 15))), _mm512_set1_epi32(4)));
             }
             (void)quant__kq_load(rows, 0, xt + 16 * k);
             quant__kq_tr16(L + 16 * k);
@@ -6510,7 +6510,7 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
             for (j = 0; j < 16; ++j)
                 if (v >> j & 1) {
                     const int d = list[c0 + 16 * k + j];
-                    _mm_storel_epi64((__m128i *)(void *)(Lg[0] + 8 * d), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                    _mm_storel_epi64((__m128i *)(void *)(&Lg[d >> 4][0] + 8 * (d & 15)), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
                 }
         }
     }
