@@ -5104,6 +5104,30 @@ QUANT__NOINLINE void quant__iq4_block(const float *x, uint8_t *b, int xs)
         for (j = 0; j < 16; ++j) b[16 * g + j] = (uint8_t)(L[32 * g + j] | L[32 * g + 16 + j] << 4);
 }
 
+/* Q4_K and Q5_K's d, dmin and 12 bytes of 6-bit scales and mins from the
+   groups' scales sc and mins mn, whose largest are maxs and maxm */
+QUANT__PRIVATE void quant__k4_pack(const float *sc, const float *mn, float maxs, float maxm, uint8_t *b)
+{
+    const float is = maxs > 0 ? 63.0f / maxs : 0.0f, im = maxm > 0 ? 63.0f / maxm : 0.0f;
+    uint8_t *scb = b + 4;
+    int j;
+    for (j = 0; j < 8; ++j) {
+        unsigned ls = (uint8_t)quant__gn(quant__gm(is, sc[j])), lm = (uint8_t)quant__gn(quant__gm(im, mn[j]));
+        ls = ls < 63 ? ls : 63;
+        lm = lm < 63 ? lm : 63;
+        if (j < 4) {
+            scb[j] = (uint8_t)ls;
+            scb[j + 4] = (uint8_t)lm;
+        } else {
+            scb[j + 4] = (uint8_t)((ls & 15u) | (lm & 15u) << 4);
+            scb[j - 4] |= (uint8_t)((ls >> 4) << 6);
+            scb[j] |= (uint8_t)((lm >> 4) << 6);
+        }
+    }
+    quant__gh_put(b, maxs / 63.0f);
+    quant__gh_put(b + 2, maxm / 63.0f);
+}
+
 /* Q2_K .. Q5_K: ggml's quantize_row_q{2,4,5}_K_ref, Q3_K's and Q6_K's */
 QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
 {
@@ -5142,22 +5166,7 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
             quant__gh_put(b + 80, maxs > 0 ? maxs / top : 0.0f);
             quant__gh_put(b + 82, maxm > 0 ? maxm / top : 0.0f);
         } else {
-            const float is = maxs > 0 ? top / maxs : 0.0f, im = maxm > 0 ? top / maxm : 0.0f;
-            for (j = 0; j < 8; ++j) {
-                unsigned ls = (uint8_t)quant__gn(quant__gm(is, sc[j])), lm = (uint8_t)quant__gn(quant__gm(im, mn[j]));
-                ls = ls < 63 ? ls : 63;
-                lm = lm < 63 ? lm : 63;
-                if (j < 4) {
-                    scb[j] = (uint8_t)ls;
-                    scb[j + 4] = (uint8_t)lm;
-                } else {
-                    scb[j + 4] = (uint8_t)((ls & 15u) | (lm & 15u) << 4);
-                    scb[j - 4] |= (uint8_t)((ls >> 4) << 6);
-                    scb[j] |= (uint8_t)((lm >> 4) << 6);
-                }
-            }
-            quant__gh_put(b, maxs / 63.0f);
-            quant__gh_put(b + 2, maxm / 63.0f);
+            quant__k4_pack(sc, mn, maxs, maxm, b);
         }
         /* the levels again, with the scales as stored */
         for (j = 0; j < ng; ++j) {
@@ -6077,29 +6086,13 @@ QUANT__KQ_INLINE void quant__kq_post45(unsigned t, const float *x, uint8_t *b, c
     const int nmax = t == QUANT_Q4_K ? 15 : 31;
     uint8_t *scb = b + 4;
     __m256i V[8];
-    float maxs = 0, maxm = 0, is, im, d0, m0;
+    float maxs = 0, maxm = 0, d0, m0;
     int j;
     for (j = 0; j < 8; ++j) {
         maxs = sc[j] > maxs ? sc[j] : maxs;
         maxm = mn[j] > maxm ? mn[j] : maxm;
     }
-    is = maxs > 0 ? 63.0f / maxs : 0.0f;
-    im = maxm > 0 ? 63.0f / maxm : 0.0f;
-    for (j = 0; j < 8; ++j) {
-        unsigned ls = (uint8_t)quant__gn(quant__gm(is, sc[j])), lm = (uint8_t)quant__gn(quant__gm(im, mn[j]));
-        ls = ls < 63 ? ls : 63;
-        lm = lm < 63 ? lm : 63;
-        if (j < 4) {
-            scb[j] = (uint8_t)ls;
-            scb[j + 4] = (uint8_t)lm;
-        } else {
-            scb[j + 4] = (uint8_t)((ls & 15u) | (lm & 15u) << 4);
-            scb[j - 4] |= (uint8_t)((ls >> 4) << 6);
-            scb[j] |= (uint8_t)((lm >> 4) << 6);
-        }
-    }
-    quant__gh_put(b, maxs / 63.0f);
-    quant__gh_put(b + 2, maxm / 63.0f);
+    quant__k4_pack(sc, mn, maxs, maxm, b);
     d0 = quant__gh(b);
     m0 = quant__gh(b + 2);
     for (j = 0; j < 8; ++j) {
