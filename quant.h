@@ -85,12 +85,19 @@
                      as zero points QUANT_ERR_ZPS).
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
                      encoders take about 1 KiB of stack.
+   QUANT_NO_REQUANT  leaves quant_requantize and quant_quantize_multiplier
+                     out.
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
-                     fourteen above, QUANT_NO_F8 to QUANT_NO_BLOCKS. Keep a
+                     fifteen above, QUANT_NO_F8 to QUANT_NO_REQUANT. Keep a
                      feature by defining its QUANT_WITH_ macro as well:
                      QUANT_WITH_F8, _ROUNDINGS (onednn, onnx, torch), _4BIT,
                      _HALF, _GROUPS, _STATUS_TEXT (sentences), _PARSE,
-                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX, _S16, _BLOCKS.
+                     _CHOOSE, _EXPLAIN, _PLAN, _STRIDES, _MX, _S16, _BLOCKS,
+                     _REQUANT.
+   QUANT_INT8        int8 inference on firmware: QUANT_MINIMAL with
+                     QUANT_WITH_S16 and QUANT_WITH_REQUANT (quantize,
+                     dequantize and requantize of s8, u8 and s16, exact
+                     rounding only).
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
                      one scale whose destination is at least this many bytes
                      (default 16 MiB; 0: never) writes it with streaming
@@ -566,6 +573,32 @@ QUANT_API void quant_nvfp4_to_f32(const uint8_t *src, float *dst, size_t n, cons
 QUANT_API void quant_nvfp4_to_f16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale);
 QUANT_API void quant_nvfp4_to_bf16(const uint8_t *src, uint16_t *dst, size_t n, const uint8_t *scales, float tensor_scale);
 
+/* Requantize (int8 inference): s32 accumulators to s8, u8 or s16, with a
+   fixed-point multiplier and shift or a float scale per tensor or per
+   channel, then the output zero point and the fused activation's clamp;
+   see REQUANTIZE. */
+typedef enum quant_requant_rounding {
+    QUANT_RQ_DOUBLE = 0, /* TFLite reference / gemmlowp: SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT */
+    QUANT_RQ_SINGLE = 1, /* one rounding: TFLite's and CMSIS-NN's single-rounding build option */
+    QUANT_RQ_FLOAT  = 2  /* fl((float)acc * scale), rne, + zp: XNNPACK's fp32 requantization, ONNX QLinear ops */
+} quant_requant_rounding;
+
+typedef struct quant_requant {
+    quant_requant_rounding rounding;
+    quant_qtype    qtype;        /* QUANT_PER_TENSOR or QUANT_PER_CHANNEL */
+    int64_t        axis;         /* per channel; negative counts from the end */
+    const int32_t *multipliers;  /* DOUBLE, SINGLE: Q31 multipliers, n of them */
+    const int32_t *shifts;       /* DOUBLE, SINGLE: TFLite's convention, > 0 shifts left, < 0 right */
+    const float   *scales;       /* FLOAT: n of them */
+    size_t         n;            /* 1 per tensor, dims[axis] per channel */
+    int32_t        zp;           /* the output zero point */
+    int32_t        act_min, act_max; /* the fused activation's clamp, inside the dst type */
+} quant_requant;                 /* more fields may follow; a zero-filled tail means none */
+
+QUANT_API quant_status quant_requantize(const quant_tensor *src, quant_tensor *dst, const quant_requant *rq);
+/* TFLite's QuantizeMultiplier, bit for bit: scale = multiplier * 2^(shift - 31) */
+QUANT_API quant_status quant_quantize_multiplier(double scale, int32_t *multiplier, int *shift);
+
 /* Names and parsing. Strings are exact: no blanks, exact case. */
 QUANT_API const char  *quant_status_str(quant_status s);
 QUANT_API const char  *quant_dtype_name(quant_dtype t);
@@ -670,8 +703,19 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #if defined(QUANT_IMPLEMENTATION) && !defined(QUANT__IMPLEMENTED)
 #define QUANT__IMPLEMENTED
 
-/* QUANT_MINIMAL: the thirteen leave-out macros in one; a QUANT_WITH_ macro
+/* QUANT_MINIMAL: the fifteen leave-out macros in one; a QUANT_WITH_ macro
    keeps its feature (see CONFIGURATION MACROS) */
+#ifdef QUANT_INT8
+#  ifndef QUANT_MINIMAL
+#    define QUANT_MINIMAL
+#  endif
+#  ifndef QUANT_WITH_S16
+#    define QUANT_WITH_S16
+#  endif
+#  ifndef QUANT_WITH_REQUANT
+#    define QUANT_WITH_REQUANT
+#  endif
+#endif
 #ifdef QUANT_MINIMAL
 #  if !defined(QUANT_WITH_F8) && !defined(QUANT_NO_F8)
 #    define QUANT_NO_F8
@@ -714,6 +758,9 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #  endif
 #  if !defined(QUANT_WITH_BLOCKS) && !defined(QUANT_NO_BLOCKS)
 #    define QUANT_NO_BLOCKS
+#  endif
+#  if !defined(QUANT_WITH_REQUANT) && !defined(QUANT_NO_REQUANT)
+#    define QUANT_NO_REQUANT
 #  endif
 #endif
 
@@ -889,6 +936,11 @@ extern "C" {
 #  define QUANT__S16 0
 #else
 #  define QUANT__S16 1
+#endif
+#ifdef QUANT_NO_REQUANT
+#  define QUANT__RQ 0
+#else
+#  define QUANT__RQ 1
 #endif
 /* packed types of either family: s4, u4, s2, u2; f4_e2m1 */
 #define QUANT__PACKED (QUANT__4BIT || QUANT__MX)
@@ -1342,6 +1394,11 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__w4_idx16 QUANT__SFX(quant__w4_idx16)
 #define quant__simd_w4 QUANT__SFX(quant__simd_w4)
 #define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
+#define quant__simd_rq QUANT__SFX(quant__simd_rq)
+#define quant__v_rq_body QUANT__SFX(quant__v_rq_body)
+#define quant__v_rq_put QUANT__SFX(quant__v_rq_put)
+#define quant__v_rq_fixed QUANT__SFX(quant__v_rq_fixed)
+#define quant__v_rq_half QUANT__SFX(quant__v_rq_half)
 #define quant__bk_st QUANT__SFX(quant__bk_st)
 #define quant__bk_tab QUANT__SFX(quant__bk_tab)
 #define quant__bk_nib32 QUANT__SFX(quant__bk_nib32)
@@ -4470,6 +4527,268 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
 #else
 #  define quant__minmax quant__scalar_minmax
 #  define quant__minmax_cols quant__scalar_minmax_cols
+#endif
+
+#endif
+
+/* ---- >>unit requant: s32 -> s8/u8/s16 (rq) ------------------------------ */
+#if QUANT__PART == 1 && QUANT__RQ
+
+/* What a requantize call holds fixed: the clamp in terms of the value
+   before the zero point (lo = act_min - zp, hi = act_max - zp, both within
+   2^17 of 0), the zero point, the rounding, the dst type, and whether any
+   shift of the call is positive (some vector kernels take only right
+   shifts). */
+typedef struct quant__rqk {
+    int32_t lo, hi, zp;
+    unsigned char rounding, out, left;
+} quant__rqk;
+#define QUANT__RQ_S8 0
+#define QUANT__RQ_U8 1
+#define QUANT__RQ_S16 2
+
+/* floor(v / 2^s) for 0 <= s <= 63 (C leaves >> of a negative value to the
+   implementation; compilers make this one arithmetic shift) */
+QUANT__INLINE int64_t quant__asr64(int64_t v, unsigned s) { return v < 0 ? ~(~v >> s) : v >> s; }
+
+/* acc * m * 2^(shift - 31) rounded to an integer, clamped to [lo, hi].
+   p = acc * m is exact in 64 bits (|p| < 2^62), and so is every sum below.
+   SINGLE rounds p / 2^(31 - shift) once, halves up. DOUBLE first rounds
+   h = p / 2^31 halves up (gemmlowp's SaturatingRoundingDoublingHighMul;
+   its saturation needs m = INT32_MIN, which is not a valid multiplier),
+   then h / 2^k, k = -shift, halves away from zero (RoundingDivideByPOT):
+   floor((h + 2^(k-1) - [h < 0]) / 2^k). Nested floors of divisions by
+   powers of two fold into one, and h < 0 exactly when p < -2^30, so
+       DOUBLE = floor((p + 2^(30+k) + 2^30 - [p < -2^30] 2^31) / 2^(31+k)).
+   With shift >= 0 DOUBLE rounds only once, at 2^(31 - shift), as SINGLE
+   does: the references' acc * 2^shift is exact whenever it fits in int32,
+   and where it does not they wrap; this computes the exact value. */
+QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
+{
+    const unsigned ts = (unsigned)(31 - shift); /* 1 .. 62 */
+    const int64_t p = (int64_t)acc * m, half = (int64_t)1 << 30;
+    int64_t r = (int64_t)1 << (ts - 1u), v;
+    if (rounding == QUANT_RQ_DOUBLE && shift < 0) r += p < -half ? -half : half;
+    v = quant__asr64(p + r, ts);
+    return v < lo ? lo : v > hi ? hi : (int32_t)v;
+}
+
+/* XNNPACK's fp32 requantization: fl(fl(acc) * s), clamped (lo and hi are
+   exact floats), rounded to nearest even. fl(acc) * s may overflow to an
+   infinity, which the clamp takes; it is never NaN. */
+QUANT__INLINE int32_t quant__rq_float(int32_t acc, float s, int32_t lo, int32_t hi)
+{
+    float y = (float)acc * s;
+    if (y < (float)lo) y = (float)lo;
+    if (y > (float)hi) y = (float)hi;
+    return quant__rne_i32(y);
+}
+
+QUANT__INLINE void quant__rq_put(void *dst, size_t i, int32_t q, unsigned out)
+{
+    if (QUANT__S16 && out == QUANT__RQ_S16) ((int16_t *)dst)[i] = (int16_t)q;
+    else if (out == QUANT__RQ_U8) ((uint8_t *)dst)[i] = (uint8_t)q;
+    else ((int8_t *)dst)[i] = (int8_t)q;
+}
+
+/* n elements with one channel's parameters (step 0: m[0], sh[0], s[0]) or
+   each its own (step 1: m[i], sh[i], s[i]); FLOAT reads only s, the
+   others only m and sh. */
+QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                     const float *s, size_t step, const quant__rqk *k)
+{
+    size_t i;
+    for (i = 0; i < n; ++i) {
+        const int32_t v = k->rounding == QUANT_RQ_FLOAT
+                              ? quant__rq_float(src[i], s[i * step], k->lo, k->hi)
+                              : quant__rq_fixed(src[i], m[i * step], sh[i * step], k->rounding, k->lo, k->hi);
+        quant__rq_put(dst, i, v + k->zp, k->out);
+    }
+}
+
+#elif QUANT__PART == 2 && QUANT__RQ
+
+/* W lanes of quant__rq_fixed before the clamp, from src[0..W), with the
+   parameters of m[0], sh[0] (step 0) or m[0..W), sh[0..W) (step 1). */
+#if QUANT__PASS == QUANT_SIMD_AVX512
+#  define QUANT__RQ_V_OK(k) 1
+/* the 64-bit lanes of x and m, each with a value in its low half: exact
+   products, DOUBLE's nudge for right shifts (c = 2^30 there, else 0),
+   the rounding add and the arithmetic shift, then the clamp, in 64 bits */
+QUANT__INLINE __m512i quant__v_rq_half(__m512i x, __m512i m, __m512i ts, __m512i c, __m512i lo, __m512i hi, int dbl)
+{
+    __m512i p = _mm512_mul_epi32(x, m);
+    if (dbl) {
+        p = _mm512_add_epi64(p, c);
+        p = _mm512_mask_sub_epi64(p, _mm512_cmplt_epi64_mask(p, _mm512_setzero_si512()), p, _mm512_add_epi64(c, c));
+    }
+    p = _mm512_add_epi64(p, _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(ts, _mm512_set1_epi64(1))));
+    return _mm512_min_epi64(_mm512_max_epi64(_mm512_srav_epi64(p, ts), lo), hi);
+}
+QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
+                                          const quant__rqk *k)
+{
+    const __m512i x = _mm512_loadu_si512((const void *)src), low = _mm512_set1_epi64(0xFFFFFFFF);
+    const __m512i mv = vec ? _mm512_loadu_si512((const void *)m) : _mm512_set1_epi32(m[0]);
+    const __m512i s = vec ? _mm512_loadu_si512((const void *)sh) : _mm512_set1_epi32(sh[0]);
+    const __m512i ts = _mm512_sub_epi32(_mm512_set1_epi32(31), s);
+    const int dbl = k->rounding == QUANT_RQ_DOUBLE;
+    const __m512i c = _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(s, _mm512_setzero_si512()), _mm512_set1_epi32(1 << 30));
+    const __m512i lo = _mm512_set1_epi64(k->lo), hi = _mm512_set1_epi64(k->hi);
+    const __m512i e = quant__v_rq_half(x, mv, _mm512_and_si512(ts, low), _mm512_and_si512(c, low), lo, hi, dbl);
+    const __m512i o = quant__v_rq_half(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mv, 32), _mm512_srli_epi64(ts, 32),
+                                       _mm512_srli_epi64(c, 32), lo, hi, dbl);
+    return _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32));
+}
+#elif QUANT__PASS == QUANT_SIMD_AVX2
+/* right shifts only: the result then fits in int32, and a logical 64-bit
+   shift of p + 2^63 minus 2^(63 - ts) leaves it in the low half */
+#  define QUANT__RQ_V_OK(k) (!(k)->left)
+QUANT__INLINE __m256i quant__v_rq_half(__m256i x, __m256i m, __m256i ts, __m256i c, int dbl)
+{
+    const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    __m256i p = _mm256_mul_epi32(x, m);
+    if (dbl) {
+        p = _mm256_add_epi64(p, c);
+        p = _mm256_sub_epi64(p, _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), p), _mm256_add_epi64(c, c)));
+    }
+    p = _mm256_add_epi64(p, _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_sub_epi64(ts, _mm256_set1_epi64x(1))));
+    return _mm256_sub_epi64(_mm256_srlv_epi64(_mm256_xor_si256(p, top), ts), _mm256_srlv_epi64(top, ts));
+}
+QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
+                                          const quant__rqk *k)
+{
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)src), low = _mm256_set1_epi64x(0xFFFFFFFF);
+    const __m256i mv = vec ? _mm256_loadu_si256((const __m256i *)(const void *)m) : _mm256_set1_epi32(m[0]);
+    const __m256i s = vec ? _mm256_loadu_si256((const __m256i *)(const void *)sh) : _mm256_set1_epi32(sh[0]);
+    const __m256i ts = _mm256_sub_epi32(_mm256_set1_epi32(31), s);
+    const int dbl = k->rounding == QUANT_RQ_DOUBLE;
+    const __m256i c = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), s), _mm256_set1_epi32(1 << 30));
+    const __m256i e = quant__v_rq_half(x, mv, _mm256_and_si256(ts, low), _mm256_and_si256(c, low), dbl);
+    const __m256i o = quant__v_rq_half(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mv, 32), _mm256_srli_epi64(ts, 32),
+                                       _mm256_srli_epi64(c, 32), dbl);
+    return _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA);
+}
+#elif QUANT__PASS == QUANT_SIMD_SSE2
+/* right shifts only, and one channel's parameters: SSE2's 64-bit shifts
+   take one count for the whole register */
+#  define QUANT__RQ_V_OK(k) (!(k)->left)
+QUANT__INLINE __m128i quant__v_rq_half(__m128i x, __m128i m, __m128i cnt, __m128i r, __m128i bias, __m128i c)
+{
+    /* the unsigned product, less m * 2^32 where x < 0 (m >= 0) */
+    __m128i p = _mm_sub_epi64(_mm_mul_epu32(x, m), _mm_slli_epi64(_mm_and_si128(_mm_srai_epi32(x, 31), m), 32));
+    p = _mm_add_epi64(p, c);
+    /* less 2c where p < 0: the sign of each high half, copied to both halves */
+    p = _mm_sub_epi64(p, _mm_and_si128(_mm_shuffle_epi32(_mm_srai_epi32(p, 31), 0xF5), _mm_add_epi64(c, c)));
+    p = _mm_xor_si128(_mm_add_epi64(p, r), _mm_set_epi32((int)0x80000000u, 0, (int)0x80000000u, 0));
+    return _mm_sub_epi64(_mm_srl_epi64(p, cnt), bias);
+}
+QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
+                                          const quant__rqk *k)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)src);
+    const unsigned ts = (unsigned)(31 - sh[0]);
+    const __m128i mv = _mm_set1_epi32(m[0]), cnt = _mm_cvtsi32_si128((int)ts);
+    const __m128i r = _mm_set1_epi64x((long long)1 << (ts - 1u));
+    const __m128i bias = _mm_set1_epi64x((long long)((uint64_t)1 << (63u - ts)));
+    const __m128i c = _mm_set1_epi64x(k->rounding == QUANT_RQ_DOUBLE && sh[0] < 0 ? (long long)1 << 30 : 0);
+    const __m128i e = quant__v_rq_half(x, mv, cnt, r, bias, c), o = quant__v_rq_half(_mm_srli_epi64(x, 32), mv, cnt, r, bias, c);
+    (void)vec;
+    return _mm_or_si128(_mm_and_si128(e, _mm_set1_epi64x(0xFFFFFFFF)), _mm_slli_epi64(o, 32));
+}
+#elif QUANT__PASS == QUANT_SIMD_NEON
+#  define QUANT__RQ_V_OK(k) 1
+QUANT__INLINE int64x2_t quant__v_rq_half(int32x2_t x, int32x2_t m, int32x2_t sh, int32x2_t c)
+{
+    int64x2_t p = vaddq_s64(vmull_s32(x, m), vmovl_s32(c)), c2 = vshlq_n_s64(vmovl_s32(c), 1);
+    p = vsubq_s64(p, vandq_s64(vshrq_n_s64(p, 63), c2));
+    /* a rounding shift right by 31 - sh: adds 2^(30 - sh) first */
+    return vrshlq_s64(p, vmovl_s32(vsub_s32(sh, vdup_n_s32(31))));
+}
+QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
+                                          const quant__rqk *k)
+{
+    const int32x4_t x = vld1q_s32(src);
+    const int32x4_t mv = vec ? vld1q_s32(m) : vdupq_n_s32(m[0]), s = vec ? vld1q_s32(sh) : vdupq_n_s32(sh[0]);
+    if (!k->left) {
+        /* right shifts (s <= 0): in 32 bits. vqrdmulh rounds x * m / 2^31
+           halves up (it saturates only for m = INT32_MIN); DOUBLE then
+           rounds by 2^-s halves away from zero as CMSIS-NN's MVE code
+           does: less 1 where the value is negative and s < 0, then a
+           rounding shift. SINGLE: vqdmulh floors x * m / 2^31, and the
+           rounding shift by -s >= 1 finishes floor((p + 2^(30-s)) /
+           2^(31-s)); with s = 0 it is vqrdmulh's. */
+        if (k->rounding == QUANT_RQ_DOUBLE) {
+            const int32x4_t h = vqrdmulhq_s32(x, mv);
+            return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(vandq_s32(h, s), 31)), s);
+        }
+        return vbslq_s32(vceqq_s32(s, vdupq_n_s32(0)), vqrdmulhq_s32(x, mv), vrshlq_s32(vqdmulhq_s32(x, mv), s));
+    } else {
+        /* any shift: in 64 bits, then narrowed with saturation */
+        const int32x4_t c = k->rounding == QUANT_RQ_DOUBLE
+                                ? vandq_s32(vreinterpretq_s32_u32(vcltq_s32(s, vdupq_n_s32(0))), vdupq_n_s32(1 << 30))
+                                : vdupq_n_s32(0);
+        const int64x2_t a = quant__v_rq_half(vget_low_s32(x), vget_low_s32(mv), vget_low_s32(s), vget_low_s32(c));
+        const int64x2_t b = quant__v_rq_half(vget_high_s32(x), vget_high_s32(mv), vget_high_s32(s), vget_high_s32(c));
+        return vcombine_s32(vqmovn_s64(a), vqmovn_s64(b));
+    }
+}
+#endif
+
+QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned out)
+{
+    if (QUANT__S16 && out == QUANT__RQ_S16) quant__st16((uint16_t *)dst + i, q);
+    else quant__st8((uint8_t *)dst + i, q, out == QUANT__RQ_S8);
+}
+
+/* whole vectors; the tail (and what a backend's kernel does not take) is
+   the scalar kernel's */
+QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                    const float *s, const int vec, const quant__rqk *k)
+{
+    const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
+    size_t i = 0;
+    if (k->rounding == QUANT_RQ_FLOAT) {
+        const quant__vf flo = quant__setf((float)k->lo), fhi = quant__setf((float)k->hi);
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            const quant__vf sv = vec ? quant__ldf(s + i) : quant__setf(s[0]);
+            const quant__vf y = quant__mul(quant__i2f(quant__ldi(src + i)), sv);
+            quant__v_rq_put(dst, i, quant__addi(quant__cvt(quant__min(quant__max(y, flo), fhi)), z), k->out);
+        }
+    } else if (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2)) {
+        for (; i + QUANT__W <= n; i += QUANT__W) {
+            quant__vi v = quant__v_rq_fixed(src + i, vec ? m + i : m, vec ? sh + i : sh, vec, k);
+            if (QUANT__PASS != QUANT_SIMD_AVX512) v = quant__mini(quant__sel(quant__gt(lo, v), lo, v), hi);
+            quant__v_rq_put(dst, i, quant__addi(v, z), k->out);
+        }
+    }
+    if (i < n) {
+        const size_t b = vec ? i : 0;
+        quant__scalar_rq(src + i, QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i),
+                         n - i, m ? m + b : m, sh ? sh + b : sh, s ? s + b : s, (size_t)vec, k);
+    }
+}
+QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                   const float *s, size_t step, const quant__rqk *k)
+{
+    if (step) quant__v_rq_body(src, dst, n, m, sh, s, 1, k);
+    else quant__v_rq_body(src, dst, n, m, sh, s, 0, k);
+}
+#undef QUANT__RQ_V_OK
+
+#elif QUANT__PART == 3 && QUANT__RQ
+
+#if QUANT__DISPATCH
+QUANT__PRIVATE void quant__simd_rq_x86(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                       const float *s, size_t step, const quant__rqk *k)
+{
+    QUANT__PICK(quant__simd_rq, (src, dst, n, m, sh, s, step, k));
+}
+#endif
+#if QUANT__SIMD_ANY
+#  define quant__rq(q, y, n, m, sh, s, step, k) QUANT__BK(quant__simd_rq)(q, y, n, m, sh, s, step, k)
+#else
+#  define quant__rq(q, y, n, m, sh, s, step, k) quant__scalar_rq(q, y, n, m, sh, s, step, k)
 #endif
 
 #endif
@@ -7734,6 +8053,11 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef QUANT__W4_LUT_F32
 #undef quant__simd_w4
 #undef quant__simd_f4_row
+#undef quant__simd_rq
+#undef quant__v_rq_body
+#undef quant__v_rq_put
+#undef quant__v_rq_fixed
+#undef quant__v_rq_half
 #undef quant__bk_st
 #undef quant__bk_tab
 #undef quant__bk_nib32
@@ -9940,6 +10264,131 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 {
     return quant__op(src, dst, attrs, 0, 1, scales, zps);
 }
+
+#if QUANT__RQ
+/* ---- quant_requantize ---------------------------------------------------- */
+/* The parameters: their count, presence and values, the zero point and
+   the clamp. *left says whether any shift is positive. */
+QUANT__NOINLINE quant_status quant__rq_check(const quant_requant *rq, size_t n, int32_t tmin, int32_t tmax, int *left)
+{
+    size_t j;
+    *left = 0;
+    if (rq->rounding == QUANT_RQ_FLOAT) {
+        if (n > 0 && rq->scales == NULL) return QUANT_ERR_NULL;
+        for (j = 0; j < n; ++j) /* finite, positive and normal; NaN fails both */
+            if (!(rq->scales[j] >= 1.17549435e-38f && rq->scales[j] <= 3.40282347e+38f)) return QUANT_ERR_SCALE_VALUE;
+    } else {
+        if (n > 0 && (rq->multipliers == NULL || rq->shifts == NULL)) return QUANT_ERR_NULL;
+        for (j = 0; j < n; ++j) {
+            if (rq->multipliers[j] < 0 || rq->shifts[j] < -31 || rq->shifts[j] > 30) return QUANT_ERR_SCALE_VALUE;
+            if (rq->shifts[j] > 0) *left = 1;
+        }
+    }
+    if (rq->zp < tmin || rq->zp > tmax) return QUANT_ERR_ZP_VALUE;
+    if (rq->act_min > rq->act_max || rq->act_min < tmin || rq->act_max > tmax) return QUANT_ERR_ATTR;
+    return QUANT_OK;
+}
+
+QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *dst, const quant_requant *rq)
+{
+    size_t n, outer = 1, ch = 1, inner, o, c, esize, pbytes;
+    uint64_t want = 1;
+    int i, left;
+    int32_t tmin = -128, tmax = 127;
+    unsigned out = QUANT__RQ_S8;
+    quant__rqk k;
+    quant_status st;
+    const int32_t *m, *sh;
+    const float *s;
+    const void *params[3];
+
+    if (src == NULL || dst == NULL || rq == NULL) return QUANT_ERR_NULL;
+    if (src->dtype != QUANT_S32) return QUANT_ERR_DTYPE;
+    if (dst->dtype == QUANT_U8) { tmin = 0; tmax = 255; out = QUANT__RQ_U8; }
+    else if (QUANT__S16 && dst->dtype == QUANT_S16) { tmin = -32768; tmax = 32767; out = QUANT__RQ_S16; }
+    else if (dst->dtype != QUANT_S8) return QUANT_ERR_DTYPE;
+    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
+    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    for (i = 0; i < src->rank; ++i)
+        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if ((unsigned)rq->rounding > (unsigned)QUANT_RQ_FLOAT) return QUANT_ERR_ATTR;
+    inner = n;
+    if (rq->qtype == QUANT_PER_CHANNEL) {
+        const int64_t ax = rq->axis < 0 ? rq->axis + src->rank : rq->axis;
+        if (src->rank == 0 || ax < 0 || ax >= src->rank) return QUANT_ERR_AXIS;
+        want = (uint64_t)src->dims[ax]; /* with another dim 0 it may pass SIZE_MAX */
+        if (n > 0) {
+            ch = (size_t)want;
+            inner = 1;
+            for (i = (int)ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i];
+            outer = n / inner / ch;
+        }
+    } else if (rq->qtype != QUANT_PER_TENSOR) {
+        return QUANT_ERR_QTYPE;
+    }
+    if ((uint64_t)rq->n != want) return QUANT_ERR_SCALES;
+    if ((st = quant__rq_check(rq, rq->n, tmin, tmax, &left)) != QUANT_OK) return st;
+    if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
+    if (!quant__aligned(src) || !quant__aligned(dst)) return QUANT_ERR_ALIGN;
+    esize = out == QUANT__RQ_S16 ? 2u : 1u;
+    m = rq->rounding == QUANT_RQ_FLOAT ? NULL : rq->multipliers;
+    sh = rq->rounding == QUANT_RQ_FLOAT ? NULL : rq->shifts;
+    s = rq->rounding == QUANT_RQ_FLOAT ? rq->scales : NULL;
+    params[0] = m; params[1] = sh; params[2] = s;
+    pbytes = rq->n * 4u; /* n <= n elements: no overflow */
+    if (quant__overlap(src->data, n * 4u, dst->data, n * esize)) return QUANT_ERR_OVERLAP;
+    for (i = 0; i < 3; ++i)
+        if (params[i] && quant__overlap(params[i], pbytes, dst->data, n * esize)) return QUANT_ERR_OVERLAP;
+    if (n == 0) return QUANT_OK;
+
+    k.lo = rq->act_min - rq->zp;
+    k.hi = rq->act_max - rq->zp;
+    k.zp = rq->zp;
+    k.rounding = (unsigned char)rq->rounding;
+    k.out = (unsigned char)out;
+    k.left = (unsigned char)left;
+    if (inner == 1 && ch > 1) { /* the channel is the last dim: each row walks the parameter arrays */
+        for (o = 0; o < outer; ++o)
+            quant__rq((const int32_t *)src->data + o * ch, (uint8_t *)dst->data + o * ch * esize, ch, m, sh, s, 1, &k);
+    } else {
+        for (o = 0; o < outer; ++o)
+            for (c = 0; c < ch; ++c) {
+                const size_t e = (o * ch + c) * inner;
+                quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, inner, m ? m + c : m,
+                          sh ? sh + c : sh, s ? s + c : s, 0, &k);
+            }
+    }
+    return QUANT_OK;
+}
+
+/* TFLite's QuantizeMultiplier (tensorflow/lite/kernels/internal/
+   quantization_util.cc, its default build) on the double's bits: frexp
+   gives scale = q * 2^e with q in [0.5, 1), the multiplier is round(q *
+   2^31) halves away from zero, 2^31 carries into e, and e < -31 gives (0,
+   0). A subnormal scale has e < -1000. */
+QUANT__DEF quant_status quant_quantize_multiplier(double scale, int32_t *multiplier, int *shift)
+{
+    union { double d; uint64_t u; } b;
+    uint64_t q;
+    int e;
+    if (multiplier == NULL || shift == NULL) return QUANT_ERR_NULL;
+    b.d = scale;
+    e = (int)(b.u >> 52 & 0x7FFu);
+    if ((b.u << 1) == 0) { *multiplier = 0; *shift = 0; return QUANT_OK; } /* +-0 */
+    if ((b.u >> 63) || e == 0x7FF) return QUANT_ERR_SCALE_VALUE;          /* negative, Inf, NaN */
+    if (e == 0) { *multiplier = 0; *shift = 0; return QUANT_OK; }         /* subnormal */
+    q = ((b.u & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull) + (1u << 21); /* 53 bits, rounded at bit 22 */
+    q >>= 22;
+    e -= 1022;
+    if (q == 0x80000000u) { q >>= 1; ++e; }
+    if (e < -31) { *multiplier = 0; *shift = 0; return QUANT_OK; }
+    if (e > 30) return QUANT_ERR_SCALE_VALUE;
+    *multiplier = (int32_t)q;
+    *shift = e;
+    return QUANT_OK;
+}
+#endif
 
 #ifndef QUANT_NO_EXPLAIN
 /* ---- quant_explain: one line on why an op fails ------------------------ */
