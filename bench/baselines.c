@@ -233,3 +233,40 @@ void plain_choose_quantize(const float *x, uint8_t *q, size_t rows, size_t len, 
         plain_quantize(x + r * len, q + r * len, len, s[r], z[r], is_u8, 1);
     }
 }
+
+/* TFLite's reference requantization as a user writes it in a layer's
+   output loop (gemmlowp's SaturatingRoundingDoublingHighMul and
+   RoundingDivideByPOT, then the zero point and the clamp), channels last;
+   single: TFLITE_SINGLE_ROUNDING's one rounding; fp: XNNPACK's fp32
+   formula with lrintf */
+static int32_t tfl_mul(int32_t x, int32_t m, int shift)
+{
+    const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    const int32_t a = (int32_t)((uint32_t)x << left);
+    const int64_t ab = (int64_t)a * m;
+    const int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+    const int32_t h = (a == m && a == INT32_MIN) ? INT32_MAX : (int32_t)((ab + nudge) / (1ll << 31));
+    const int32_t mask = (int32_t)((1ll << right) - 1), rem = h & mask;
+    const int32_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+    return (h >> right) + (rem > threshold ? 1 : 0);
+}
+
+void plain_requantize(const int32_t *acc, int8_t *out, size_t rows, size_t C, const int32_t *m, const int32_t *sh,
+                      const float *s, int mode, int32_t zp, int32_t amin, int32_t amax)
+{
+    size_t r, c;
+    for (r = 0; r < rows; ++r)
+        for (c = 0; c < C; ++c) {
+            const int32_t x = acc[r * C + c];
+            int32_t v;
+            if (mode == 0) v = tfl_mul(x, m[c], sh[c]);
+            else if (mode == 1) {
+                const int ts = 31 - sh[c];
+                v = (int32_t)(((int64_t)x * m[c] + ((int64_t)1 << (ts - 1))) >> ts);
+            } else {
+                v = (int32_t)lrintf((float)x * s[c]);
+            }
+            v += zp;
+            out[r * C + c] = (int8_t)(v < amin ? amin : v > amax ? amax : v);
+        }
+}

@@ -36,4 +36,9 @@ peer *peer_dnnl_prepare_bf16(int is_u8, size_t outer, size_t C, size_t inner, co
                              void *src, void *dst);
 void peer_run(peer *p);
 void peer_free(peer *p);
+
+/* requantize s32 -> s8 channels last; mode 0 TFLite's double rounding, 1
+   single rounding, 2 float (lrintf) */
+void plain_requantize(const int32_t *acc, int8_t *out, size_t rows, size_t C, const int32_t *m, const int32_t *sh,
+                      const float *s, int mode, int32_t zp, int32_t amin, int32_t amax);
 #endif

@@ -41,6 +41,7 @@
 
 void mx_section(int runs, const char *filter, const float *x, size_t nmax); /* mx_section.c */
 int ggml_section(int runs, const char *filter, const float *x, size_t nmax); /* ggml_section.c: failed checks */
+int rq_section(int runs, const char *filter, size_t nmax); /* rq_section.c: failed checks */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -878,6 +879,7 @@ int main(int argc, char **argv)
         plan_section(quick, runs, filter, cx, cq);
         mx_section(runs, filter, cx, quick ? 65536u : 16777216u);
         failures += ggml_section(runs, filter, cx, quick ? 65536u : 16777216u);
+        failures += rq_section(runs, filter, quick ? 65536u : 16777216u);
         free(cx);
         free(cq);
     }
