@@ -35,7 +35,9 @@
    CONFIGURATION MACROS (define before including the implementation)
 
    QUANT_SIMD        forces a backend: QUANT_SIMD_SCALAR, QUANT_SIMD_SSE2,
-                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512 or QUANT_SIMD_NEON;
+                     QUANT_SIMD_AVX2, QUANT_SIMD_AVX512, QUANT_SIMD_NEON or
+                     QUANT_SIMD_HELIUM (Arm MVE with floating point, as on
+                     Cortex-M55 and M85);
                      only that one is compiled. Forcing a backend the
                      compiler flags do not allow is a compile error.
                      Unset on x86-64 with gcc >= 9 or clang >= 8: runtime
@@ -52,7 +54,8 @@
                      allow: __AVX512F__+__AVX512BW__+__AVX512VL__ ->
                      avx512 (its VBMI pass with __AVX512VBMI__ and
                      __AVX512DQ__ too), __AVX2__+__FMA__ -> avx2, __SSE2__ -> sse2,
-                     __ARM_NEON -> neon, else scalar (MSVC included: it
+                     __ARM_NEON -> neon, __ARM_FEATURE_MVE with bit 1
+                     (MVE-F) -> helium, else scalar (MSVC included: it
                      gets no dispatch). quant_backend() names the one in
                      use. The passes are compiled by including this file
                      again from itself: keep its name quant.h.
@@ -694,6 +697,7 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #define QUANT_SIMD_AVX2   2
 #define QUANT_SIMD_AVX512 3
 #define QUANT_SIMD_NEON   4
+#define QUANT_SIMD_HELIUM 5
 
 #endif /* QUANT_H_INCLUDED */
 
@@ -808,6 +812,8 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #    define QUANT_SIMD QUANT_SIMD_SSE2
 #  elif defined(__ARM_NEON) || defined(__ARM_NEON__)
 #    define QUANT_SIMD QUANT_SIMD_NEON
+#  elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#    define QUANT_SIMD QUANT_SIMD_HELIUM
 #  else
 #    define QUANT_SIMD QUANT_SIMD_SCALAR
 #  endif
@@ -837,8 +843,13 @@ QUANT_API size_t quant_plan_units(const quant_plan *plan);
 #    error "quant.h: QUANT_SIMD_NEON needs NEON (-mfpu=neon on 32-bit ARM)"
 #  endif
 #  include <arm_neon.h>
+#elif QUANT_SIMD == QUANT_SIMD_HELIUM
+#  if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2))
+#    error "quant.h: QUANT_SIMD_HELIUM needs MVE with floating point (Helium: -mcpu=cortex-m55 or -march=armv8.1-m.main+mve.fp with -mfloat-abi=hard or softfp)"
+#  endif
+#  include <arm_mve.h>
 #elif QUANT_SIMD != QUANT_SIMD_SCALAR
-#  error "quant.h: QUANT_SIMD must be one of QUANT_SIMD_SCALAR, _SSE2, _AVX2, _AVX512, _NEON"
+#  error "quant.h: QUANT_SIMD must be one of QUANT_SIMD_SCALAR, _SSE2, _AVX2, _AVX512, _NEON, _HELIUM"
 #endif
 #if !QUANT__DISPATCH
 #  define QUANT__SIMD_ANY (QUANT_SIMD != QUANT_SIMD_SCALAR)
@@ -1194,6 +1205,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #    define QUANT__BK(name) name##_avx2
 #  elif QUANT_SIMD == QUANT_SIMD_SSE2
 #    define QUANT__BK(name) name##_sse2
+#  elif QUANT_SIMD == QUANT_SIMD_HELIUM
+#    define QUANT__BK(name) name##_helium
 #  else
 #    define QUANT__BK(name) name##_neon
 #  endif
@@ -1291,6 +1304,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #  define QUANT__SFX(name) name##_avx512vbmi
 #elif QUANT__PASS == QUANT_SIMD_AVX512
 #  define QUANT__SFX(name) name##_avx512
+#elif QUANT__PASS == QUANT_SIMD_HELIUM
+#  define QUANT__SFX(name) name##_helium
 #else
 #  define QUANT__SFX(name) name##_neon
 #endif
@@ -1321,6 +1336,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__mini QUANT__SFX(quant__mini)
 #define quant__mul QUANT__SFX(quant__mul)
 #define quant__neon_scales_ok QUANT__SFX(quant__neon_scales_ok)
+#define quant__mve_scales_ok QUANT__SFX(quant__mve_scales_ok)
 #define quant__or QUANT__SFX(quant__or)
 #define quant__sel QUANT__SFX(quant__sel)
 #define quant__setf QUANT__SFX(quant__setf)
@@ -1876,6 +1892,125 @@ QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf
 QUANT__INLINE quant__vi quant__ld16(const uint16_t *p) { return vreinterpretq_s32_u32(vmovl_u16(vld1_u16(p))); }
 QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p) { return vreinterpretq_f32_u32(vshll_n_u16(vld1_u16(p), 16)); }
 QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vst1_u16(p, vmovn_u32(vreinterpretq_u32_s32(v))); }
+#elif QUANT__PASS == QUANT_SIMD_HELIUM
+/* Helium (Armv8.1-M MVE with floating point): 128-bit vectors of 4 lanes,
+   masks as predicates (mve_pred16_t, four bits a lane). Its float vector
+   instructions behave as 32-bit NEON's do: they run with the standard
+   FPSCR value (subnormal inputs and results flushed to zero, the default
+   NaN; qemu 7.2 agrees), while the scalar FPU keeps IEEE behaviour. So it
+   takes NEON's escape hatches: scales outside [2^-64, 2^64] go to the
+   scalar kernel, a NaN's sign is taken from x, the range search runs the
+   scalar code, and division goes lane by lane to the scalar FPU (MVE has
+   no vector divide). Unlike 32-bit NEON it has a round-to-nearest-even
+   convert that saturates (VCVTN), so no magic-number rounding. */
+#define QUANT__W 4
+typedef float32x4_t quant__vf;
+typedef int32x4_t quant__vi;
+typedef mve_pred16_t quant__vm;
+#if defined(__GNUC__) || defined(__clang__)
+#  define QUANT__VFENCE(v) __asm__("" : "+w"(v))
+#else
+#  define QUANT__VFENCE(v) ((void)0)
+#endif
+QUANT__INLINE quant__vf quant__ldf(const float *p) { return vld1q_f32(p); }
+QUANT__INLINE void quant__stf(float *p, quant__vf v) { vst1q_f32(p, v); }
+QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return vld1q_s32(p); }
+QUANT__INLINE quant__vf quant__setf(float x) { return vdupq_n_f32(x); }
+QUANT__INLINE quant__vi quant__seti(int32_t x) { return vdupq_n_s32(x); }
+QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return vaddq_f32(a, b); }
+QUANT__INLINE quant__vf quant__mul(quant__vf a, quant__vf b) { return vmulq_f32(a, b); }
+/* no vector divide: each lane divides in the scalar FPU, which is IEEE
+   exact (subnormals kept); only the exact and onnx roundings reach it */
+QUANT__INLINE quant__vf quant__div(quant__vf a, quant__vf b)
+{
+    float x[4], y[4];
+    int k;
+    vst1q_f32(x, a);
+    vst1q_f32(y, b);
+    for (k = 0; k < 4; ++k) x[k] = x[k] / y[k];
+    return vld1q_f32(x);
+}
+/* x86's semantics, a < b ? a : b: a NaN b passes on (VMINNM would drop
+   it). MVE's VCMP LT and LE hold for unordered operands (the condition
+   codes' LT is N != V), GT and GE do not: min compares b > a. */
+QUANT__INLINE quant__vf quant__min(quant__vf a, quant__vf b) { return vpselq_f32(a, b, vcmpgtq_f32(b, a)); }
+QUANT__INLINE quant__vf quant__max(quant__vf a, quant__vf b) { return vpselq_f32(a, b, vcmpgtq_f32(a, b)); }
+QUANT__INLINE quant__vi quant__asi(quant__vf v) { return vreinterpretq_s32_f32(v); }
+QUANT__INLINE quant__vf quant__asf(quant__vi v) { return vreinterpretq_f32_s32(v); }
+QUANT__INLINE quant__vf quant__zero_nan(quant__vf v) { return vpselq_f32(v, vdupq_n_f32(0.0f), vcmpeqq_f32(v, v)); }
+QUANT__INLINE int quant__any_nan4(const quant__vf v[4])
+{
+    const mve_pred16_t ordered = (mve_pred16_t)(vcmpeqq_f32(v[0], v[0]) & vcmpeqq_f32(v[1], v[1]) &
+                                                vcmpeqq_f32(v[2], v[2]) & vcmpeqq_f32(v[3], v[3]));
+    return ordered != 0xFFFFu;
+}
+QUANT__INLINE quant__vf quant__i2f(quant__vi v) { return vcvtq_f32_s32(v); }
+/* round to nearest even; out of range saturates, NaN gives 0 */
+QUANT__INLINE quant__vi quant__cvt(quant__vf v) { return vcvtnq_s32_f32(v); }
+#define QUANT__NAN_KEEPS_SIGN 0
+QUANT__INLINE quant__vi quant__addi(quant__vi a, quant__vi b) { return vaddq_s32(a, b); }
+QUANT__INLINE quant__vi quant__subi(quant__vi a, quant__vi b) { return vsubq_s32(a, b); }
+QUANT__INLINE quant__vi quant__and(quant__vi a, quant__vi b) { return vandq_s32(a, b); }
+QUANT__INLINE quant__vi quant__or(quant__vi a, quant__vi b) { return vorrq_s32(a, b); }
+QUANT__INLINE quant__vi quant__srl(quant__vi a, unsigned n)
+{
+    return vreinterpretq_s32_u32(vshlq_r_u32(vreinterpretq_u32_s32(a), -(int32_t)n));
+}
+QUANT__INLINE quant__vi quant__sll(quant__vi a, unsigned n) { return vshlq_r_s32(a, (int32_t)n); }
+QUANT__INLINE quant__vm quant__gt(quant__vi a, quant__vi b) { return vcmpgtq_s32(a, b); }
+QUANT__INLINE quant__vm quant__eq(quant__vi a, quant__vi b) { return vcmpeqq_s32(a, b); }
+QUANT__INLINE quant__vi quant__sel(quant__vm m, quant__vi a, quant__vi b) { return vpselq_s32(a, b, m); }
+QUANT__INLINE quant__vi quant__mini(quant__vi a, quant__vi b) { return vminq_s32(a, b); }
+QUANT__INLINE int quant__any(quant__vm m) { return m != 0; }
+/* scales outside [2^-64, 2^64] go to the scalar kernel (see above) */
+QUANT__INLINE int quant__mve_scales_ok(quant__vf s)
+{
+    const quant__vi a = quant__and(quant__asi(s), quant__seti(0x7FFFFFFF));
+    return !quant__any((quant__vm)(quant__gt(quant__seti(63 << 23), a) | quant__gt(a, quant__seti(191 << 23))));
+}
+#define QUANT__SCALES_OK(s) quant__mve_scales_ok(s)
+/* widening loads and narrowing stores: four bytes or halfwords to lanes */
+QUANT__INLINE quant__vi quant__ld8(const uint8_t *p, int is_signed)
+{
+    if (is_signed) return vldrbq_s32((const int8_t *)(const void *)p);
+    return vreinterpretq_s32_u32(vldrbq_u32(p));
+}
+/* lanes are in range: the truncating store is exact */
+QUANT__INLINE void quant__st8(uint8_t *p, quant__vi v, int is_signed)
+{
+    (void)is_signed;
+    vstrbq_s32((int8_t *)(void *)p, v);
+}
+/* as the packs elsewhere: each lane saturated to 16 bits, z (as an int16)
+   added with 16-bit saturation, then saturated to the byte type; within
+   32-bit lanes the middle saturation is the byte type's own */
+QUANT__INLINE void quant__st8x4(uint8_t *p, quant__vi a, quant__vi b, quant__vi c, quant__vi d,
+                                int32_t z, int is_signed, int nt)
+{
+    const quant__vi zz = vdupq_n_s32((int32_t)(int16_t)z), h16 = vdupq_n_s32(32767), l16 = vdupq_n_s32(-32768);
+    const quant__vi hi = vdupq_n_s32(is_signed ? 127 : 255), lo = vdupq_n_s32(is_signed ? -128 : 0);
+    int8_t *q = (int8_t *)(void *)p;
+    (void)nt; /* no streaming stores here: the flag is never set */
+    vstrbq_s32(q, vmaxq_s32(vminq_s32(vaddq_s32(vmaxq_s32(vminq_s32(a, h16), l16), zz), hi), lo));
+    vstrbq_s32(q + 4, vmaxq_s32(vminq_s32(vaddq_s32(vmaxq_s32(vminq_s32(b, h16), l16), zz), hi), lo));
+    vstrbq_s32(q + 8, vmaxq_s32(vminq_s32(vaddq_s32(vmaxq_s32(vminq_s32(c, h16), l16), zz), hi), lo));
+    vstrbq_s32(q + 12, vmaxq_s32(vminq_s32(vaddq_s32(vmaxq_s32(vminq_s32(d, h16), l16), zz), hi), lo));
+}
+QUANT__INLINE void quant__stf_nt(float *p, quant__vf v) { vst1q_f32(p, v); }
+/* the interleaving store does the zip through memory */
+QUANT__INLINE void quant__zip(quant__vf a, quant__vf b, quant__vf *lo, quant__vf *hi)
+{
+    float t[8];
+    float32x4x2_t ab;
+    ab.val[0] = a;
+    ab.val[1] = b;
+    vst2q_f32(t, ab);
+    *lo = vld1q_f32(t);
+    *hi = vld1q_f32(t + 4);
+}
+QUANT__INLINE quant__vi quant__ld16(const uint16_t *p) { return vreinterpretq_s32_u32(vldrhq_u32(p)); }
+QUANT__INLINE quant__vf quant__ld_bf16(const uint16_t *p) { return vreinterpretq_f32_u32(vshlq_n_u32(vldrhq_u32(p), 16)); }
+QUANT__INLINE void quant__st16(uint16_t *p, quant__vi v) { vstrhq_u32(p, vreinterpretq_u32_s32(v)); }
 #endif
 
 #ifndef QUANT__CVT_NEEDS_RANGE
@@ -4343,9 +4478,10 @@ QUANT__PRIVATE void quant__scalar_minmax_cols(const void *src, size_t n, int hal
 
 #elif QUANT__PART == 2
 
-/* 32-bit NEON compares take subnormals as zero, which would pick the
-   wrong one of two subnormal bounds: it reduces with the scalar code */
-#if QUANT__PASS == QUANT_SIMD_NEON && !defined(__aarch64__)
+/* 32-bit NEON and Helium compares take subnormals as zero, which would
+   pick the wrong one of two subnormal bounds: they reduce with the scalar
+   code */
+#if (QUANT__PASS == QUANT_SIMD_NEON && !defined(__aarch64__)) || QUANT__PASS == QUANT_SIMD_HELIUM
 #  define QUANT__NEON32 1
 #else
 #  define QUANT__NEON32 0
@@ -4376,6 +4512,24 @@ QUANT__INLINE float quant__v_hhi(quant__vf v)
 {
     const float32x2_t t = vpmax_f32(vget_low_f32(v), vget_high_f32(v));
     return vget_lane_f32(vpmax_f32(t, t), 0);
+}
+#elif QUANT__PASS == QUANT_SIMD_HELIUM
+/* (unused: Helium's range search runs the scalar code, see above) */
+QUANT__INLINE float quant__v_hlo(quant__vf v)
+{
+    float t[4];
+    vst1q_f32(t, v);
+    if (t[1] < t[0]) t[0] = t[1];
+    if (t[3] < t[2]) t[2] = t[3];
+    return t[2] < t[0] ? t[2] : t[0];
+}
+QUANT__INLINE float quant__v_hhi(quant__vf v)
+{
+    float t[4];
+    vst1q_f32(t, v);
+    if (t[1] > t[0]) t[0] = t[1];
+    if (t[3] > t[2]) t[2] = t[3];
+    return t[2] > t[0] ? t[2] : t[0];
 }
 #else
 QUANT__INLINE __m128 quant__v_h4(quant__vf v, int hi)
@@ -4803,7 +4957,13 @@ QUANT__PRIVATE void quant__simd_rq_x86(const int32_t *src, void *dst, size_t n, 
 /* a 4 x 4 block: t[m * tstep + k] = f[k * fstep + m] */
 QUANT__INLINE void quant__tr4x4(uint32_t *t, size_t tstep, const uint32_t *f, size_t fstep)
 {
-#  if QUANT__PASS == QUANT_SIMD_NEON
+#  if QUANT__PASS == QUANT_SIMD_HELIUM
+    /* bits moved one word at a time: MVE's interleaving loads would need
+       the four rows side by side in memory */
+    size_t m, k;
+    for (m = 0; m < 4; ++m)
+        for (k = 0; k < 4; ++k) t[m * tstep + k] = f[k * fstep + m];
+#  elif QUANT__PASS == QUANT_SIMD_NEON
     const uint32x4x2_t ab = vtrnq_u32(vld1q_u32(f), vld1q_u32(f + fstep));
     const uint32x4x2_t cd = vtrnq_u32(vld1q_u32(f + 2 * fstep), vld1q_u32(f + 3 * fstep));
     vst1q_u32(t, vcombine_u32(vget_low_u32(ab.val[0]), vget_low_u32(cd.val[0])));
@@ -7989,6 +8149,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__mini
 #undef quant__mul
 #undef quant__neon_scales_ok
+#undef quant__mve_scales_ok
 #undef quant__or
 #undef quant__sel
 #undef quant__setf
@@ -11231,6 +11392,8 @@ QUANT__DEF const char *quant_backend(void)
     return "avx512";
 #elif QUANT_SIMD == QUANT_SIMD_NEON
     return "neon";
+#elif QUANT_SIMD == QUANT_SIMD_HELIUM
+    return "helium";
 #else
     return "scalar";
 #endif

@@ -53,6 +53,7 @@ config aarch64     "" --cross-file "$here/cross/aarch64.txt"
 config armhf       "" --cross-file "$here/cross/armhf.txt"
 config cortex-m4   "" --cross-file "$here/cross/cortex-m4.txt"
 config cortex-m0   "" --cross-file "$here/cross/cortex-m0.txt"
+config cortex-m55  "" --cross-file "$here/cross/cortex-m55.txt"
 }
 
 python3 - "$out/configs.txt" "$cfg_failed" <<'PY'
