@@ -4887,6 +4887,21 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
         return vcombine_s32(vqmovn_s64(a), vqmovn_s64(b));
     }
 }
+#elif QUANT__PASS == QUANT_SIMD_HELIUM
+/* right shifts only, in 32 bits as 32-bit NEON does them (see there):
+   CMSIS-NN's own MVE requantization for DOUBLE */
+#  define QUANT__RQ_V_OK(k) (!(k)->left)
+QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
+                                          const quant__rqk *k)
+{
+    const int32x4_t x = vld1q_s32(src);
+    const int32x4_t mv = vec ? vld1q_s32(m) : vdupq_n_s32(m[0]), s = vec ? vld1q_s32(sh) : vdupq_n_s32(sh[0]);
+    if (k->rounding == QUANT_RQ_DOUBLE) {
+        const int32x4_t h = vqrdmulhq_s32(x, mv);
+        return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(vandq_s32(h, s), 31)), s);
+    }
+    return vpselq_s32(vqrdmulhq_s32(x, mv), vrshlq_s32(vqdmulhq_s32(x, mv), s), vcmpeqq_n_s32(s, 0));
+}
 #endif
 
 QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned out)

@@ -8,6 +8,9 @@
 #include "cases.h"
 #include "emb.h"
 #include "expected.h"
+#ifndef QUANT_NO_REQUANT
+#include "../requant_ref.h"
+#endif
 
 static float xs[EMB_N], ys[256];
 static uint8_t qs[EMB_N];
@@ -166,6 +169,89 @@ static void blocks(void)
 }
 #endif
 
+
+#ifndef QUANT_NO_REQUANT
+/* requantize against the transcribed references (TFLite's two builds,
+   XNNPACK's fp32 fmagic): per tensor and per channel (the last dim, 12
+   channels: a vector kernel's whole vectors and a scalar tail), into s8,
+   u8 and s16, every shift with accumulators that do not wrap int32 there */
+#define RQ_ROWS 5
+#define RQ_CH 12
+static int32_t rq_acc[RQ_ROWS * RQ_CH];
+static uint8_t rq_out[RQ_ROWS * RQ_CH * 2 + 4];
+static void requantize(void)
+{
+    static const quant_dtype outs[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
+    static const int32_t lims[3][2] = { { -128, 127 }, { 0, 255 }, { -32768, 32767 } };
+    int32_t m[RQ_CH], sh[RQ_CH];
+    float sc[RQ_CH];
+    uint32_t st = 2463534242u;
+    int rnd, o, pc, shift, i, bad = 0, runs = 0;
+    for (shift = -31; shift <= 30; ++shift)
+        for (rnd = 0; rnd < 3; ++rnd)
+            for (o = 0; o < 3; ++o)
+                for (pc = 0; pc < 2; ++pc) {
+                    quant_tensor ts = ten(QUANT_S32, 2, RQ_ROWS, RQ_CH, rq_acc), td = ten(outs[o], 2, RQ_ROWS, RQ_CH, rq_out);
+                    quant_requant rq;
+                    const int32_t zp = o == 1 ? 128 : o == 2 ? -300 : 5;
+                    const int32_t lo = o == 2 ? -20000 : lims[o][0], hi = lims[o][1];
+                    int c;
+                    for (c = 0; c < RQ_CH; ++c) {
+                        st ^= st << 13; st ^= st >> 17; st ^= st << 5;
+                        m[c] = c == 0 ? 0 : c == 1 ? 0x7FFFFFFF : c == 2 ? 0x40000000 : (int32_t)(st >> 1);
+                        sh[c] = pc ? (shift + 31 + c * 5) % 62 - 31 : shift;
+                        sc[c] = (float)(st >> 8) * 5.9604645e-8f * (shift > 0 ? 4.0f : 1.0f / (float)(1u << (-shift & 15)));
+                        if (sc[c] < 1e-30f) sc[c] = 1e-30f;
+                    }
+                    for (i = 0; i < RQ_ROWS * RQ_CH; ++i) {
+                        const int ci = i % RQ_CH, k = pc ? sh[ci] : shift;
+                        st ^= st << 13; st ^= st >> 17; st ^= st << 5;
+                        rq_acc[i] = i == 0 ? INT32_MIN : i == 1 ? INT32_MAX : (int32_t)st >> (st & 31);
+                        if (k > 0) rq_acc[i] = (int32_t)((uint32_t)rq_acc[i] >> 1) >> k; /* no wrap of acc * 2^k */
+                    }
+                    rq.rounding = (quant_requant_rounding)rnd;
+                    rq.qtype = pc ? QUANT_PER_CHANNEL : QUANT_PER_TENSOR;
+                    rq.axis = -1;
+                    rq.multipliers = m; rq.shifts = sh; rq.scales = sc;
+                    rq.n = pc ? RQ_CH : 1;
+                    rq.zp = zp; rq.act_min = lo; rq.act_max = hi;
+                    ++runs;
+                    if (!check(quant_requantize(&ts, &td, &rq) == QUANT_OK, "requantize status", runs)) continue;
+                    for (i = 0; i < RQ_ROWS * RQ_CH; ++i) {
+                        const int ci = pc ? i % RQ_CH : 0;
+                        int64_t v = rnd == 2 ? rqref_xnn_requantize_fp32_fmagic(rq_acc[i], sc[ci], zp, lo, hi)
+                                  : (int64_t)(rnd == 0 ? rqref_tflite_mbqm_double(rq_acc[i], m[ci], sh[ci])
+                                                       : rqref_tflite_mbqm_single(rq_acc[i], m[ci], sh[ci])) + zp;
+                        int32_t got;
+                        v = v < lo ? lo : v > hi ? hi : v;
+                        got = o == 0 ? (int8_t)rq_out[i] : o == 1 ? rq_out[i] : (int16_t)((const int16_t *)(const void *)rq_out)[i];
+                        if (got != v) ++bad;
+                    }
+                }
+    check(bad == 0, "requantize against the references", bad);
+    {   /* bad input: the status, dst untouched */
+        quant_tensor ts = ten(QUANT_S32, 2, 1, 4, rq_acc), td = ten(QUANT_S8, 2, 1, 4, rq_out);
+        quant_requant rq;
+        int32_t mm = 1 << 30, ss = 31;
+        for (i = 0; i < 4; ++i) rq_out[i] = 0xA5;
+        rq.rounding = QUANT_RQ_DOUBLE; rq.qtype = QUANT_PER_TENSOR; rq.axis = 0;
+        rq.multipliers = &mm; rq.shifts = &ss; rq.scales = sc; rq.n = 1; rq.zp = 0; rq.act_min = -128; rq.act_max = 127;
+        check(quant_requantize(&ts, &td, &rq) == QUANT_ERR_SCALE_VALUE, "requantize shift 31", 0);
+        ss = 0; rq.act_max = 128;
+        check(quant_requantize(&ts, &td, &rq) == QUANT_ERR_ATTR, "requantize act_max 128", 0);
+        rq.act_max = 127; rq.n = 2;
+        check(quant_requantize(&ts, &td, &rq) == QUANT_ERR_SCALES, "requantize n 2", 0);
+        for (i = 0; i < 4; ++i) check(rq_out[i] == 0xA5, "requantize dst untouched", i);
+    }
+    {
+        int32_t qm = 0;
+        int qs_ = 0;
+        check(quant_quantize_multiplier(0.0035, &qm, &qs_) == QUANT_OK && qm == 1924145349 && qs_ == -8,
+              "quant_quantize_multiplier(0.0035)", qm);
+    }
+}
+#endif
+
 static const quant_dtype dts[4] = { QUANT_S8, QUANT_U8, QUANT_F8_E4M3, QUANT_F8_E5M2 };
 
 int main(void)
@@ -231,6 +317,9 @@ int main(void)
     check(count == EMB_EXPECTED, "case count", count);
 #ifndef QUANT_NO_BLOCKS
     blocks();
+#endif
+#ifndef QUANT_NO_REQUANT
+    requantize();
 #endif
 
     /* validation: the status, and dst untouched */
