@@ -76,6 +76,9 @@ void (*volatile keep[])(void) = {
 #ifndef QUANT_NO_EXPLAIN
     (void (*)(void))quant_explain,
 #endif
+#ifndef QUANT_NO_REQUANT
+    (void (*)(void))quant_requantize, (void (*)(void))quant_quantize_multiplier,
+#endif
 #ifndef QUANT_NO_PLAN
     (void (*)(void))quant_prepare, (void (*)(void))quant_run, (void (*)(void))quant_run_range,
     (void (*)(void))quant_plan_units,
@@ -90,6 +93,25 @@ cat >"$out/one.c" <<'C'
 float x[4];
 int8_t q[4];
 void entry(void) { quant_f32_to_s8(x, q, 4, 0.5f, 0); }
+C
+
+cat >"$out/rq.c" <<'C'
+#define QUANT_IMPLEMENTATION
+#include "quant.h"
+quant_tensor q[2]; /* the names measure() leaves out of .data/.bss */
+quant_requant x;
+int entry(void) { return (int)quant_requantize(&q[0], &q[1], &x); }
+C
+cat >"$out/int8.c" <<'C'
+#define QUANT_IMPLEMENTATION
+#include "quant.h"
+/* an int8 network's quantization: its input quantized, each layer's
+   accumulators requantized, its output dequantized */
+void (*volatile keep[])(void) = {
+    (void (*)(void))quant_attrs_default, (void (*)(void))quant_quantize, (void (*)(void))quant_dequantize,
+    (void (*)(void))quant_requantize, (void (*)(void))quant_quantize_multiplier, (void (*)(void))quant_status_str
+};
+void entry(void) { keep[0](); }
 C
 
 measure() { # name, file, extra flags -> prints "text rodata runtime data"
@@ -109,16 +131,17 @@ measure() { # name, file, extra flags -> prints "text rodata runtime data"
 }
 
 minimal="-DQUANT_MINIMAL"
-withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16 BLOCKS"
+withs="F8 ROUNDINGS 4BIT HALF GROUPS STATUS_TEXT PARSE CHOOSE EXPLAIN PLAN STRIDES MX S16 BLOCKS REQUANT"
 echo "flash size at -Os ($cc${hold:+ $hold}), bytes:"
 printf '  %-46s %6s %7s %6s %8s\n' "program" ".text" ".rodata" "total" "runtime"
 set -- "all|all.c|" "all but choose, explain, strides|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES" \
-       "all but choose, explain, strides, MX, S16, blocks|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16 -DQUANT_NO_BLOCKS" \
+       "all but choose, explain, strides, MX, S16, blocks|all.c|-DQUANT_NO_CHOOSE -DQUANT_NO_EXPLAIN -DQUANT_NO_STRIDES -DQUANT_NO_MX -DQUANT_NO_S16 -DQUANT_NO_BLOCKS -DQUANT_NO_REQUANT" \
        "all, QUANT_NO_F8 QUANT_ONLY_EXACT|all.c|-DQUANT_NO_F8 -DQUANT_ONLY_EXACT" \
        "all, QUANT_MINIMAL|all.c|$minimal"
 # what each feature adds back to the minimal build
 for w in $withs; do set -- "$@" "all, QUANT_MINIMAL + QUANT_WITH_$w|all.c|$minimal -DQUANT_WITH_$w"; done
-set -- "$@" "quant_f32_to_s8 only|one.c|" "quant_f32_to_s8 only, QUANT_MINIMAL|one.c|$minimal"
+set -- "$@" "quant_f32_to_s8 only|one.c|" "quant_f32_to_s8 only, QUANT_MINIMAL|one.c|$minimal" \
+       "quant_requantize only|rq.c|" "int8 inference, QUANT_INT8|int8.c|-DQUANT_INT8"
 min_total=0
 for cfg in "$@"; do
     name=${cfg%%|*}; rest=${cfg#*|}; file=${rest%%|*}; flags=${rest#*|}
@@ -136,6 +159,9 @@ for cfg in "$@"; do
         "all, QUANT_MINIMAL") min_total=$total
             [ $has_fpu -eq 1 ] && [ $total -gt $((4096 + slack)) ] && { echo "FAIL: minimal $total > $((4096 + slack)) bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt $((1024 + slack)) ] && { echo "FAIL: one row kernel $1 > $((1024 + slack)) bytes"; fail=1; } ;;
+        # requantize (1 KiB) and the QUANT_INT8 preset (4 KiB) have targets
+        # they do not meet yet: reported, not held
+        "quant_requantize only"|"int8 inference, QUANT_INT8") ;;
     esac
 done
 
