@@ -406,6 +406,33 @@
    x86 builds of ggml write; q8_K's bsums of an all-zero block are 0. The
    f16 and bf16 sources are widened to f32 first. Every block's arithmetic
    is f32, operation for operation as ggml's, so no build flag changes it.
+
+   REQUANTIZE (int8 inference): quant_requantize(src, dst, rq)
+
+   src s32 (a layer's accumulators), dst s8, u8 or s16 of the same dims,
+   dense; rq per tensor (n 1) or per channel on rq->axis (n dims[axis]).
+   Element acc with its channel's multiplier m (Q31, >= 0) and shift
+   (TFLite's sign: > 0 left), or scale s:
+     DOUBLE  v = RDBPOT(SRDHM(acc * 2^max(shift, 0), m), max(-shift, 0)):
+             SRDHM(a, m) = floor((a * m + 2^30) / 2^31), RDBPOT(h, k) = h /
+             2^k to nearest, halves away from zero. TFLite's reference
+             MultiplyByQuantizedMultiplier, CMSIS-NN's arm_nn_requantize.
+     SINGLE  v = floor((acc * m + 2^(30 - shift)) / 2^(31 - shift)): their
+             single-rounding builds. With shift > 0 the two agree.
+     FLOAT   v = rne(fl(fl(acc) * s)): XNNPACK's fp32 requantization.
+   then q = clamp(v + zp, act_min, act_max), computed exactly: where the
+   references' int32 arithmetic wraps (acc * 2^shift, + zp near the ends)
+   quant.h saturates. Errors, outputs untouched: shift outside [-31, 30],
+   m < 0, s not finite, positive and normal: QUANT_ERR_SCALE_VALUE; zp
+   outside dst's type: QUANT_ERR_ZP_VALUE; act_min > act_max or outside
+   the type, an unknown rounding: QUANT_ERR_ATTR; n wrong:
+   QUANT_ERR_SCALES; per group: QUANT_ERR_QTYPE; src not s32 or dst not
+   s8/u8/s16: QUANT_ERR_DTYPE; a NULL list (n > 0) or data: QUANT_ERR_NULL;
+   src off a 4-byte or s16 dst off a 2-byte boundary: QUANT_ERR_ALIGN; dst
+   over src or a list: QUANT_ERR_OVERLAP. quant_quantize_multiplier(scale,
+   &m, &shift) is TFLite's QuantizeMultiplier (default build): 0 and
+   scales below 2^-32 give (0, 0); negative, NaN or infinite scales, or a
+   shift past 30, QUANT_ERR_SCALE_VALUE.
 */
 #ifndef QUANT__PART /* the header and the main implementation; the parts are further down */
 #ifndef QUANT_H_INCLUDED
