@@ -4744,13 +4744,30 @@ QUANT__INLINE int64_t quant__asr64(int64_t v, unsigned s) { return v < 0 ? ~(~v 
    With shift >= 0 DOUBLE rounds only once, at 2^(31 - shift), as SINGLE
    does: the references' acc * 2^shift is exact whenever it fits in int32,
    and where it does not they wrap; this computes the exact value. */
+QUANT__INLINE int32_t quant__asr32(int32_t v, unsigned s) { return v < 0 ? ~(~v >> s) : v >> s; }
 QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
 {
-    const unsigned ts = (unsigned)(31 - shift); /* 1 .. 62 */
     const int64_t p = (int64_t)acc * m, half = (int64_t)1 << 30;
-    int64_t r = (int64_t)1 << (ts - 1u), v;
-    if (rounding == QUANT_RQ_DOUBLE && shift < 0) r += p < -half ? -half : half;
-    v = quant__asr64(p + r, ts);
+    int64_t v;
+    if (shift <= 0) {
+        /* right shifts, the common case, mostly in 32 bits (a 64-bit shift
+           by a variable is long on 32-bit cores): the same value, as the
+           references compute it. k = 0: h. DOUBLE: h / 2^k rounded halves
+           away from zero. SINGLE: floor((d + 2^(k-1)) / 2^k) with d =
+           floor(p / 2^31), which is floor(d / 2^k) plus d's bit k - 1. */
+        const unsigned k = (unsigned)-shift;
+        int32_t r;
+        if (rounding == QUANT_RQ_DOUBLE || k == 0) {
+            const int32_t h = (int32_t)quant__asr64(p + half, 31);
+            const uint32_t mask = (1u << k) - 1u;
+            r = quant__asr32(h, k) + (((uint32_t)h & mask) > (mask >> 1) + (h < 0 ? 1u : 0u) ? 1 : 0);
+        } else {
+            const int32_t d = (int32_t)quant__asr64(p, 31);
+            r = quant__asr32(d, k) + (int32_t)(((uint32_t)d >> (k - 1u)) & 1u);
+        }
+        return r < lo ? lo : r > hi ? hi : r;
+    }
+    v = quant__asr64(p + ((int64_t)1 << (30 - shift)), (unsigned)(31 - shift));
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
 }
 
@@ -4939,22 +4956,33 @@ QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned ou
 
 /* whole vectors; the tail (and what a backend's kernel does not take) is
    the scalar kernel's */
+#if QUANT__PASS == QUANT_SIMD_AVX2
+#  define QUANT__RQ_MAX(a, b) _mm256_max_epi32(a, b)
+#elif QUANT__PASS == QUANT_SIMD_NEON || QUANT__PASS == QUANT_SIMD_HELIUM
+#  define QUANT__RQ_MAX(a, b) vmaxq_s32(a, b)
+#else
+#  define QUANT__RQ_MAX(a, b) quant__sel(quant__gt(b, a), b, a)
+#endif
 QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
-                                    const float *s, const int vec, const quant__rqk *k)
+                                    const float *s, const int vec, const unsigned rnd, const quant__rqk *kp)
 {
+    quant__rqk k1 = *kp; /* a copy: stores to dst cannot change it; the rounding a constant */
+    const quant__rqk *const k = &k1;
+    k1.rounding = (unsigned char)rnd;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
     size_t i = 0;
     if (k->rounding == QUANT_RQ_FLOAT) {
-        const quant__vf flo = quant__setf((float)k->lo), fhi = quant__setf((float)k->hi);
+        const quant__vf flo = quant__setf((float)k->lo), fhi = quant__setf((float)k->hi), s1 = quant__setf(s[0]);
         for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf sv = vec ? quant__ldf(s + i) : quant__setf(s[0]);
+            const quant__vf sv = vec ? quant__ldf(s + i) : s1;
             const quant__vf y = quant__mul(quant__i2f(quant__ldi(src + i)), sv);
             quant__v_rq_put(dst, i, quant__addi(quant__cvt(quant__min(quant__max(y, flo), fhi)), z), k->out);
         }
     } else if (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2)) {
+        const int32_t m0 = m[0], s0 = sh[0]; /* held: stores to dst cannot change them */
         for (; i + QUANT__W <= n; i += QUANT__W) {
-            quant__vi v = quant__v_rq_fixed(src + i, vec ? m + i : m, vec ? sh + i : sh, vec, k);
-            if (QUANT__PASS != QUANT_SIMD_AVX512) v = quant__mini(quant__sel(quant__gt(lo, v), lo, v), hi);
+            quant__vi v = quant__v_rq_fixed(src + i, vec ? m + i : &m0, vec ? sh + i : &s0, vec, k);
+            if (QUANT__PASS != QUANT_SIMD_AVX512) v = quant__mini(QUANT__RQ_MAX(v, lo), hi);
             quant__v_rq_put(dst, i, quant__addi(v, z), k->out);
         }
     }
@@ -4967,10 +4995,17 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
 QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                    const float *s, size_t step, const quant__rqk *k)
 {
-    if (step) quant__v_rq_body(src, dst, n, m, sh, s, 1, k);
-    else quant__v_rq_body(src, dst, n, m, sh, s, 0, k);
+    switch (k->rounding * 2u + (step ? 1u : 0u)) { /* a loop for each, with no tests of either in it */
+    case QUANT_RQ_DOUBLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_DOUBLE, k); break;
+    case QUANT_RQ_DOUBLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_DOUBLE, k); break;
+    case QUANT_RQ_SINGLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_SINGLE, k); break;
+    case QUANT_RQ_SINGLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_SINGLE, k); break;
+    case QUANT_RQ_FLOAT * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_FLOAT, k); break;
+    default: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_FLOAT, k); break;
+    }
 }
 #undef QUANT__RQ_V_OK
+#undef QUANT__RQ_MAX
 
 #elif QUANT__PART == 3 && QUANT__RQ
 
