@@ -4724,6 +4724,16 @@ typedef struct quant__rqk {
     int32_t lo, hi, zp;
     unsigned char rounding, out, left;
 } quant__rqk;
+/* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
+   the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
+   0 or 1 picks one (the tests run both). */
+#ifndef QUANT__RQ_SMALL
+#  ifdef __OPTIMIZE_SIZE__
+#    define QUANT__RQ_SMALL 1
+#  else
+#    define QUANT__RQ_SMALL 0
+#  endif
+#endif
 #define QUANT__RQ_S8 0
 #define QUANT__RQ_U8 1
 #define QUANT__RQ_S16 2
@@ -4745,6 +4755,18 @@ QUANT__INLINE int64_t quant__asr64(int64_t v, unsigned s) { return v < 0 ? ~(~v 
    does: the references' acc * 2^shift is exact whenever it fits in int32,
    and where it does not they wrap; this computes the exact value. */
 QUANT__INLINE int32_t quant__asr32(int32_t v, unsigned s) { return v < 0 ? ~(~v >> s) : v >> s; }
+#if QUANT__RQ_SMALL
+/* the folded formula as it stands, for every shift: a 64-bit add and shift
+   (the size-optimized build's form) */
+QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
+{
+    const int64_t p = (int64_t)acc * m, half = (int64_t)1 << 30;
+    int64_t add = (int64_t)1 << (30 - shift);
+    if (rounding == QUANT_RQ_DOUBLE && shift < 0) add += p < -half ? -half : half;
+    add = quant__asr64(p + add, (unsigned)(31 - shift));
+    return add < lo ? lo : add > hi ? hi : (int32_t)add;
+}
+#else
 QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
 {
     const int64_t p = (int64_t)acc * m, half = (int64_t)1 << 30;
@@ -4770,6 +4792,7 @@ QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, uns
     v = quant__asr64(p + ((int64_t)1 << (30 - shift)), (unsigned)(31 - shift));
     return v < lo ? lo : v > hi ? hi : (int32_t)v;
 }
+#endif
 
 /* XNNPACK's fp32 requantization: fl(fl(acc) * s), clamped (lo and hi are
    exact floats), rounded to nearest even. fl(acc) * s may overflow to an
@@ -4779,7 +4802,10 @@ QUANT__INLINE int32_t quant__rq_float(int32_t acc, float s, int32_t lo, int32_t 
     float y = (float)acc * s;
     if (y < (float)lo) y = (float)lo;
     if (y > (float)hi) y = (float)hi;
-    return quant__rne_i32(y);
+    /* |y| <= 2^17: 1.5 * 2^23 leaves no fraction bits, and the add rounds
+       to nearest even */
+    y = (y + 12582912.0f) - 12582912.0f;
+    return (int32_t)y;
 }
 
 QUANT__INLINE void quant__rq_put(void *dst, size_t i, int32_t q, unsigned out)
@@ -4795,12 +4821,13 @@ QUANT__INLINE void quant__rq_put(void *dst, size_t i, int32_t q, unsigned out)
 QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                      const float *s, size_t step, const quant__rqk *k)
 {
+    const quant__rqk c = *k; /* a copy: stores to dst cannot change it */
     size_t i;
     for (i = 0; i < n; ++i) {
-        const int32_t v = k->rounding == QUANT_RQ_FLOAT
-                              ? quant__rq_float(src[i], s[i * step], k->lo, k->hi)
-                              : quant__rq_fixed(src[i], m[i * step], sh[i * step], k->rounding, k->lo, k->hi);
-        quant__rq_put(dst, i, v + k->zp, k->out);
+        const int32_t v = c.rounding == QUANT_RQ_FLOAT
+                              ? quant__rq_float(src[i], s[i * step], c.lo, c.hi)
+                              : quant__rq_fixed(src[i], m[i * step], sh[i * step], c.rounding, c.lo, c.hi);
+        quant__rq_put(dst, i, v + c.zp, c.out);
     }
 }
 
@@ -10529,16 +10556,14 @@ QUANT__NOINLINE quant_status quant__rq_check(const quant_requant *rq, size_t n, 
 
 QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *dst, const quant_requant *rq)
 {
-    size_t n, outer = 1, ch = 1, inner, o, c, esize, pbytes;
-    uint64_t want = 1;
-    int i, left;
+    size_t n, outer = 1, inner = 1, run, per, o, c, esize, db, pb;
+    int i, ax = -1, left, fl; /* per tensor (ax -1): every dim is inner */
     int32_t tmin = -128, tmax = 127;
     unsigned out = QUANT__RQ_S8;
     quant__rqk k;
     quant_status st;
     const int32_t *m, *sh;
     const float *s;
-    const void *params[3];
 
     if (src == NULL || dst == NULL || rq == NULL) return QUANT_ERR_NULL;
     if (src->dtype != QUANT_S32) return QUANT_ERR_DTYPE;
@@ -10546,38 +10571,33 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     else if (QUANT__S16 && dst->dtype == QUANT_S16) { tmin = -32768; tmax = 32767; out = QUANT__RQ_S16; }
     else if (dst->dtype != QUANT_S8) return QUANT_ERR_DTYPE;
     if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
-    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
+    if (dst->rank != src->rank) return dst->rank < 0 || dst->rank > QUANT_MAX_RANK ? QUANT_ERR_RANK : QUANT_ERR_SHAPE;
     for (i = 0; i < src->rank; ++i)
         if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
     if ((unsigned)rq->rounding > (unsigned)QUANT_RQ_FLOAT) return QUANT_ERR_ATTR;
-    inner = n;
     if (rq->qtype == QUANT_PER_CHANNEL) {
-        const int64_t ax = rq->axis < 0 ? rq->axis + src->rank : rq->axis;
-        if (src->rank == 0 || ax < 0 || ax >= src->rank) return QUANT_ERR_AXIS;
-        want = (uint64_t)src->dims[ax]; /* with another dim 0 it may pass SIZE_MAX */
-        if (n > 0) {
-            ch = (size_t)want;
-            inner = 1;
-            for (i = (int)ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i];
-            outer = n / inner / ch;
-        }
+        const int64_t a = rq->axis < 0 ? rq->axis + src->rank : rq->axis;
+        if (a < 0 || a >= src->rank) return QUANT_ERR_AXIS; /* every axis of a rank-0 tensor */
+        ax = (int)a;
     } else if (rq->qtype != QUANT_PER_TENSOR) {
         return QUANT_ERR_QTYPE;
     }
-    if ((uint64_t)rq->n != want) return QUANT_ERR_SCALES;
+    /* per channel with another dim 0, dims[axis] may pass SIZE_MAX */
+    if ((uint64_t)rq->n != (ax < 0 ? 1u : (uint64_t)src->dims[ax])) return QUANT_ERR_SCALES;
     if ((st = quant__rq_check(rq, rq->n, tmin, tmax, &left)) != QUANT_OK) return st;
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
     esize = out == QUANT__RQ_S16 ? 2u : 1u;
     if (((uintptr_t)src->data & 3u) || ((uintptr_t)dst->data & (esize - 1u))) return QUANT_ERR_ALIGN;
-    m = rq->rounding == QUANT_RQ_FLOAT ? NULL : rq->multipliers;
-    sh = rq->rounding == QUANT_RQ_FLOAT ? NULL : rq->shifts;
-    s = rq->rounding == QUANT_RQ_FLOAT ? rq->scales : NULL;
-    params[0] = m; params[1] = sh; params[2] = s;
-    pbytes = rq->n * 4u; /* n <= n elements: no overflow */
-    if (quant__overlap(src->data, n * 4u, dst->data, n * esize)) return QUANT_ERR_OVERLAP;
-    for (i = 0; i < 3; ++i)
-        if (params[i] && quant__overlap(params[i], pbytes, dst->data, n * esize)) return QUANT_ERR_OVERLAP;
+    fl = rq->rounding == QUANT_RQ_FLOAT;
+    m = fl ? NULL : rq->multipliers;
+    sh = fl ? NULL : rq->shifts;
+    s = fl ? rq->scales : NULL;
+    db = n * esize;
+    pb = rq->n * 4u; /* n <= n elements: no overflow */
+    if (quant__overlap(src->data, n * 4u, dst->data, db) ||
+        quant__overlap(fl ? (const void *)s : (const void *)m, pb, dst->data, db) ||
+        quant__overlap(sh, fl ? 0u : pb, dst->data, db))
+        return QUANT_ERR_OVERLAP;
     if (n == 0) return QUANT_OK;
 
     k.lo = rq->act_min - rq->zp;
@@ -10586,17 +10606,20 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.rounding = (unsigned char)rq->rounding;
     k.out = (unsigned char)out;
     k.left = (unsigned char)left;
-    if (inner == 1 && ch > 1) { /* the channel is the last dim: each row walks the parameter arrays */
-        for (o = 0; o < outer; ++o)
-            quant__rq((const int32_t *)src->data + o * ch, (uint8_t *)dst->data + o * ch * esize, ch, m, sh, s, 1, &k);
-    } else {
-        for (o = 0; o < outer; ++o)
-            for (c = 0; c < ch; ++c) {
-                const size_t e = (o * ch + c) * inner;
-                quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, inner, m ? m + c : m,
-                          sh ? sh + c : sh, s ? s + c : s, 0, &k);
-            }
+    for (i = 0; i < src->rank; ++i) {
+        if (i < ax) outer *= (size_t)src->dims[i];
+        if (i > ax) inner *= (size_t)src->dims[i];
     }
+    /* the channel last (inner 1): each row of rq->n elements walks the
+       parameter arrays; otherwise runs of inner elements share a channel's */
+    run = inner == 1 ? rq->n : inner;
+    per = inner == 1 ? 1u : rq->n;
+    for (o = 0; o < outer; ++o)
+        for (c = 0; c < per; ++c) {
+            const size_t e = (o * per + c) * run;
+            quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, run, m ? m + c : m,
+                      sh ? sh + c : sh, s ? s + c : s, inner == 1, &k);
+        }
     return QUANT_OK;
 }
 
