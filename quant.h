@@ -1442,6 +1442,9 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_put QUANT__SFX(quant__v_rq_put)
 #define quant__v_rq_fixed QUANT__SFX(quant__v_rq_fixed)
 #define quant__v_rq_half QUANT__SFX(quant__v_rq_half)
+#define quant__v_rq_right QUANT__SFX(quant__v_rq_right)
+#define quant__v_rq_one QUANT__SFX(quant__v_rq_one)
+#define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
 #define quant__bk_st QUANT__SFX(quant__bk_st)
 #define quant__bk_tab QUANT__SFX(quant__bk_tab)
 #define quant__bk_nib32 QUANT__SFX(quant__bk_nib32)
@@ -4722,7 +4725,7 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
    shifts). */
 typedef struct quant__rqk {
     int32_t lo, hi, zp;
-    unsigned char rounding, out, left;
+    unsigned char rounding, out, left, nt; /* nt: streaming stores (x86) */
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
    the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
@@ -4849,6 +4852,36 @@ QUANT__INLINE __m512i quant__v_rq_half(__m512i x, __m512i m, __m512i ts, __m512i
     }
     p = _mm512_add_epi64(p, _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(ts, _mm512_set1_epi64(1))));
     return _mm512_min_epi64(_mm512_max_epi64(_mm512_srav_epi64(p, ts), lo), hi);
+}
+/* Right shifts only (every shift <= 0), in 32-bit lanes: the two halves'
+   exact products with 2^30 added (DOUBLE; SINGLE where the shift is 0),
+   bits 31 to 62 of each taken as h (|h| < 2^31), DOUBLE's nudge (less 1
+   where h < 0 and k = -shift > 0, as CMSIS-NN's MVE code does it), then
+   the rounding shift (h >> k) + bit k - 1 of h, which is floor((h +
+   2^(k-1)) / 2^k) with no overflow. SINGLE's h is then floor(p / 2^31),
+   and the same rounding shift finishes floor((p + 2^(30+k)) / 2^(31+k)). */
+QUANT__INLINE quant__vi quant__v_rq_right(const int32_t *src, const int32_t *m, const int32_t *sh, int vec, int dbl,
+                                          __m512i lo, __m512i hi)
+{
+    const __m512i x = _mm512_loadu_si512((const void *)src), zero = _mm512_setzero_si512();
+    const __m512i mv = vec ? _mm512_loadu_si512((const void *)m) : _mm512_set1_epi32(m[0]);
+    const __m512i s = vec ? _mm512_loadu_si512((const void *)sh) : _mm512_set1_epi32(sh[0]);
+    const __m512i k = _mm512_sub_epi32(zero, s);
+    /* 2^(k-1), and 0 for k = 0: a count of 32 shifts everything out */
+    const __m512i half = _mm512_srlv_epi32(_mm512_set1_epi32((int)0x80000000u), _mm512_add_epi32(s, _mm512_set1_epi32(32)));
+    __m512i ce = _mm512_set1_epi64(1 << 30), co = ce, h, r;
+    if (!dbl) {
+        const __m512i c = _mm512_maskz_mov_epi32(_mm512_cmpeq_epi32_mask(s, zero), _mm512_set1_epi32(1 << 30));
+        ce = _mm512_and_si512(c, _mm512_set1_epi64(0xFFFFFFFF));
+        co = _mm512_srli_epi64(c, 32);
+    }
+    h = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(x, mv), ce), 31),
+                                _mm512_slli_epi64(_mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(x, 32),
+                                                                                    _mm512_srli_epi64(mv, 32)), co), 1));
+    if (dbl) h = _mm512_add_epi32(h, _mm512_srai_epi32(_mm512_and_si512(h, s), 31));
+    r = _mm512_srav_epi32(h, k);
+    r = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(h, half), r, _mm512_set1_epi32(1));
+    return _mm512_min_epi32(_mm512_max_epi32(r, lo), hi);
 }
 QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
                                           const quant__rqk *k)
@@ -4981,8 +5014,6 @@ QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned ou
     else quant__st8((uint8_t *)dst + i, q, out == QUANT__RQ_S8);
 }
 
-/* whole vectors; the tail (and what a backend's kernel does not take) is
-   the scalar kernel's */
 #if QUANT__PASS == QUANT_SIMD_AVX2
 #  define QUANT__RQ_MAX(a, b) _mm256_max_epi32(a, b)
 #elif QUANT__PASS == QUANT_SIMD_NEON || QUANT__PASS == QUANT_SIMD_HELIUM
@@ -4990,28 +5021,73 @@ QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned ou
 #else
 #  define QUANT__RQ_MAX(a, b) quant__sel(quant__gt(b, a), b, a)
 #endif
+/* one vector of results before the zero point, clamped; m, sh and s are
+   the parameter arrays (vec) or one channel's values held in locals */
+QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, const int32_t *sh, const float *s,
+                                        const int vec, const unsigned rnd, const int left, const quant__rqk *k,
+                                        quant__vi lo, quant__vi hi)
+{
+    if (rnd == QUANT_RQ_FLOAT) {
+        const quant__vf y = quant__mul(quant__i2f(quant__ldi(src)), vec ? quant__ldf(s) : quant__setf(s[0]));
+        return quant__cvt(quant__min(quant__max(y, quant__setf((float)k->lo)), quant__setf((float)k->hi)));
+    }
+#if QUANT__PASS == QUANT_SIMD_AVX512
+    if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi);
+    return quant__v_rq_fixed(src, m, sh, vec, k);
+#else
+    (void)left;
+    return quant__mini(QUANT__RQ_MAX(quant__v_rq_fixed(src, m, sh, vec, k), lo), hi);
+#endif
+}
+/* whole vectors, from start; on x86 s8 and u8 four at a time, with
+   streaming stores where k->nt asks for them and the block is aligned */
+QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                      const float *s, const int vec, const unsigned rnd, const int left,
+                                      const quant__rqk *k, size_t start)
+{
+    const int fl = rnd == QUANT_RQ_FLOAT;
+    const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
+    /* one channel's parameters, held: stores to dst cannot change them */
+    const int32_t m0 = fl ? 0 : m[0], s0 = fl ? 0 : sh[0];
+    const float f0 = fl ? s[0] : 0.0f;
+    const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
+    const float *const sp = vec && fl ? s : &f0;
+    const size_t step = vec ? 1u : 0u;
+    size_t i = start;
+#define QUANT__RQ_AT(j) \
+    quant__addi(quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi), z)
+#if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
+    if (!QUANT__S16 || k->out != QUANT__RQ_S16)
+        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+            uint8_t *const p = (uint8_t *)dst + i;
+            const quant__vi q0 = QUANT__RQ_AT(i), q1 = QUANT__RQ_AT(i + QUANT__W);
+            const quant__vi q2 = QUANT__RQ_AT(i + 2 * QUANT__W), q3 = QUANT__RQ_AT(i + 3 * QUANT__W);
+            quant__st8x4(p, q0, q1, q2, q3, 0, k->out == QUANT__RQ_S8, k->nt && ((uintptr_t)p & (4 * QUANT__W - 1)) == 0);
+        }
+#endif
+    for (; i + QUANT__W <= n; i += QUANT__W) quant__v_rq_put(dst, i, QUANT__RQ_AT(i), k->out);
+#undef QUANT__RQ_AT
+    return i;
+}
+/* the tail, and what a backend's kernel does not take, is the scalar
+   kernel's */
 QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                     const float *s, const int vec, const unsigned rnd, const quant__rqk *kp)
 {
     quant__rqk k1 = *kp; /* a copy: stores to dst cannot change it; the rounding a constant */
     const quant__rqk *const k = &k1;
+    size_t i = 0, h = 0;
     k1.rounding = (unsigned char)rnd;
-    const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
-    size_t i = 0;
-    if (k->rounding == QUANT_RQ_FLOAT) {
-        const quant__vf flo = quant__setf((float)k->lo), fhi = quant__setf((float)k->hi), s1 = quant__setf(s[0]);
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            const quant__vf sv = vec ? quant__ldf(s + i) : s1;
-            const quant__vf y = quant__mul(quant__i2f(quant__ldi(src + i)), sv);
-            quant__v_rq_put(dst, i, quant__addi(quant__cvt(quant__min(quant__max(y, flo), fhi)), z), k->out);
+    if (rnd == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2))) {
+        if (k->nt) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
+            h = quant__head(dst, 4 * QUANT__W, n);
+            quant__scalar_rq(src, dst, h, m, sh, s, (size_t)vec, k);
         }
-    } else if (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2)) {
-        const int32_t m0 = m[0], s0 = sh[0]; /* held: stores to dst cannot change them */
-        for (; i + QUANT__W <= n; i += QUANT__W) {
-            quant__vi v = quant__v_rq_fixed(src + i, vec ? m + i : &m0, vec ? sh + i : &s0, vec, k);
-            if (QUANT__PASS != QUANT_SIMD_AVX512) v = quant__mini(QUANT__RQ_MAX(v, lo), hi);
-            quant__v_rq_put(dst, i, quant__addi(v, z), k->out);
-        }
+#if QUANT__PASS == QUANT_SIMD_AVX512
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, k, h);
+        else
+#endif
+            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, k, h);
     }
     if (i < n) {
         const size_t b = vec ? i : 0;
@@ -8323,6 +8399,9 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_put
 #undef quant__v_rq_fixed
 #undef quant__v_rq_half
+#undef quant__v_rq_right
+#undef quant__v_rq_one
+#undef quant__v_rq_loop
 #undef quant__bk_st
 #undef quant__bk_tab
 #undef quant__bk_nib32
@@ -10606,6 +10685,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.rounding = (unsigned char)rq->rounding;
     k.out = (unsigned char)out;
     k.left = (unsigned char)left;
+    k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
     for (i = 0; i < src->rank; ++i) {
         if (i < ax) outer *= (size_t)src->dims[i];
         if (i > ax) inner *= (size_t)src->dims[i];
@@ -10620,6 +10700,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
             quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, run, m ? m + c : m,
                       sh ? sh + c : sh, s ? s + c : s, inner == 1, &k);
         }
+    if (k.nt) quant__sfence();
     return QUANT_OK;
 }
 

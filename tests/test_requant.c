@@ -336,6 +336,9 @@ static void per_channel(void)
     static const struct { int rank; int64_t dims[4]; int64_t axis; } shapes[] = {
         { 2, { 5, 7 }, 0 }, { 2, { 7, 5 }, 1 }, { 2, { 7, 5 }, -1 }, { 3, { 3, 4, 5 }, 1 },
         { 3, { 3, 4, 5 }, -2 }, { 3, { 2, 6, 3 }, 0 }, { 4, { 2, 3, 4, 3 }, 2 }, { 1, { 9 }, 0 },
+        /* rows long enough for whole blocks of vectors, starting anywhere
+           (streaming stores in the build that streams from 256 bytes) */
+        { 2, { 9, 100 }, 1 }, { 2, { 100, 9 }, 0 },
     };
     static const quant_dtype dts[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
     int si, di, r, rep;
