@@ -1,0 +1,260 @@
+/* floor: how fast can a kernel be on this CPU? For two kernels whose
+   arithmetic keeps them from the memory-traffic limit in cache, times side
+   by side the limit loop of quant-bench, loops that do less than any
+   correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
+
+     floor [--runs N]
+
+   bf16 -> s8 (2n bytes read, n written), per 64 elements (two 64-byte
+   loads, one 64-byte store):
+
+     floor      widen (an and for the odd elements, a shift for the even),
+                then per vector x * r, min(., 127), vcvtps2dq; two
+                vpackssdw, one vpacksswb, one vpermd. No NaN rule, no zero
+                point, no lower clamp, and the bytes come out in the wrong
+                order: a bound, not a kernel
+     floor+nan  the same and the NaN rule (a NaN goes to the zero point:
+                one vfixupimmps a vector) and a zero point added in float
+
+   requantize s32 -> s8, DOUBLE, per channel, channels last as quant-bench
+   has it (4n bytes read, n written; 256 multipliers and shifts):
+
+     floor      per vector of 16 the two 32 x 32 -> 64-bit products
+                (vpmuldq on the even lanes, and on the odd ones moved down),
+                their high halves blended into one vector; then the packs
+                and the permute of four vectors. No rounding, no shift, no
+                zero point, no clamp: AVX-512 has no high 32-bit multiply,
+                so every correct kernel does at least this
+
+   Each row: ns per element, the median over the rounds, and the ratio to
+   the limit, the median over the rounds of the two times taken moments
+   apart. If floor is already past 1.2x the limit, no kernel can reach
+   1.2x on this CPU. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if !(defined(__x86_64__) && defined(__GNUC__))
+int main(void)
+{
+    puts("floor: x86-64 with gcc or clang only");
+    return 0;
+}
+#else
+#include <immintrin.h>
+#define QUANT_IMPLEMENTATION
+#include "quant.h"
+
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* quant-bench's limit loop: the compiler vectorizes it */
+__attribute__((noinline)) static void limit16(const void *srcv, void *dstv, size_t n)
+{
+    const uint16_t *src = (const uint16_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = (uint8_t)src[i];
+}
+
+/* four vectors of 32-bit lanes in range, packed to bytes (lanes out of
+   order within 128 bits put right by one permute) */
+T512 static inline void store_packed(uint8_t *dst, __m512i a, __m512i b, __m512i c, __m512i d)
+{
+    _mm512_storeu_si512((void *)dst,
+                        _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+                                                 _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d))));
+}
+
+T512 static inline void floor64(const uint16_t *src, uint8_t *dst, __m512 r, __m512 z, __m512 hi, int nan)
+{
+    const __m512i top = _mm512_set1_epi32((int)0xFFFF0000u);
+    const __m512i a = _mm512_loadu_si512((const void *)src), b = _mm512_loadu_si512((const void *)(src + 32));
+    __m512 v[4];
+    __m512i q[4];
+    int k;
+    v[0] = _mm512_castsi512_ps(_mm512_slli_epi32(a, 16));
+    v[1] = _mm512_castsi512_ps(_mm512_and_si512(a, top));
+    v[2] = _mm512_castsi512_ps(_mm512_slli_epi32(b, 16));
+    v[3] = _mm512_castsi512_ps(_mm512_and_si512(b, top));
+    for (k = 0; k < 4; ++k) {
+        __m512 w = _mm512_mul_ps(v[k], r);
+        if (nan) w = _mm512_add_ps(_mm512_fixupimm_ps(w, w, _mm512_set1_epi32(0x11111188), 0), z);
+        q[k] = _mm512_cvtps_epi32(_mm512_min_ps(w, hi));
+    }
+    store_packed(dst, q[0], q[1], q[2], q[3]);
+}
+
+T512 __attribute__((noinline)) static void floor_loop(const void *src, void *dst, size_t n)
+{
+    const __m512 r = _mm512_set1_ps(1.0f / 0.05f), z = _mm512_set1_ps(3.0f), hi = _mm512_set1_ps(127.0f);
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) floor64((const uint16_t *)src + i, (uint8_t *)dst + i, r, z, hi, 0);
+}
+
+T512 __attribute__((noinline)) static void floor_nan_loop(const void *src, void *dst, size_t n)
+{
+    const __m512 r = _mm512_set1_ps(1.0f / 0.05f), z = _mm512_set1_ps(3.0f), hi = _mm512_set1_ps(127.0f);
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) floor64((const uint16_t *)src + i, (uint8_t *)dst + i, r, z, hi, 1);
+}
+
+__attribute__((noinline)) static void bf16_loop(const void *src, void *dst, size_t n)
+{
+    quant_bf16_to_s8((const uint16_t *)src, (int8_t *)dst, n, 0.05f, 3);
+}
+
+/* ---- requantize: channels last, C of them ---- */
+enum { C = 256 };
+static int32_t rq_m[C], rq_sh[C];
+
+__attribute__((noinline)) static void limit32(const void *srcv, void *dstv, size_t n)
+{
+    const uint32_t *src = (const uint32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i;
+    for (i = 0; i < n; ++i) dst[i] = (uint8_t)src[i];
+}
+
+/* the high halves of x * m, 16 lanes */
+T512 static inline __m512i high_products(const int32_t *x, const int32_t *m)
+{
+    const __m512i xv = _mm512_loadu_si512((const void *)x), mv = _mm512_loadu_si512((const void *)m);
+    const __m512i e = _mm512_mul_epi32(xv, mv), o = _mm512_mul_epi32(_mm512_srli_epi64(xv, 32), _mm512_srli_epi64(mv, 32));
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
+}
+
+T512 __attribute__((noinline)) static void rq_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 64)
+            store_packed(dst + i + j, high_products(src + i + j, rq_m + j), high_products(src + i + j + 16, rq_m + j + 16),
+                         high_products(src + i + j + 32, rq_m + j + 32), high_products(src + i + j + 48, rq_m + j + 48));
+}
+
+__attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_requant rq;
+    memset(&src, 0, sizeof src);
+    memset(&rq, 0, sizeof rq);
+    src.dtype = QUANT_S32; src.rank = 2; src.dims[0] = (int64_t)(n / C); src.dims[1] = C;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_S8; dst.data = dstv;
+    rq.rounding = QUANT_RQ_DOUBLE;
+    rq.qtype = QUANT_PER_CHANNEL;
+    rq.axis = 1;
+    rq.multipliers = rq_m; rq.shifts = rq_sh;
+    rq.n = C;
+    rq.zp = 3; rq.act_min = -128; rq.act_max = 127;
+    if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
+}
+
+typedef void (*loop_fn)(const void *, void *, size_t);
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the best of five timed passes of reps calls, in ns per element */
+static double time_loop(loop_fn f, const void *src, void *dst, size_t n, int reps)
+{
+    double best = 1e300;
+    int p, j;
+    for (p = 0; p < 5; ++p) {
+        const double t0 = now_ns();
+        for (j = 0; j < reps; ++j) {
+            f(src, dst, n);
+            __asm__ __volatile__("" : : "r"(dst) : "memory");
+        }
+        {
+            const double t = (now_ns() - t0) / reps / (double)n;
+            if (t < best) best = t;
+        }
+    }
+    return best;
+}
+
+typedef struct fcase {
+    const char *title;
+    size_t esize;   /* source bytes an element */
+    loop_fn limit;
+    const char *names[3];
+    loop_fn loops[3];
+} fcase;
+
+static void run_case(const fcase *fc, int runs)
+{
+    static const size_t sizes[3] = { 4096, 65536, 1048576 };
+    int si, round, k;
+    printf("%s on %s; median of %d rounds\n", fc->title, quant_backend(), runs);
+    printf("%-10s %9s %9s %8s\n", "loop", "n", "ns/elem", "x limit");
+    for (si = 0; si < 3; ++si) {
+        const size_t n = sizes[si];
+        const int reps = (int)(200000000u / n) + 1;
+        unsigned char *src = malloc(n * fc->esize);
+        uint8_t *dst = malloc(n);
+        double *lim = malloc(sizeof(double) * (size_t)runs), *t = malloc(sizeof(double) * (size_t)runs),
+               *ratio = malloc(sizeof(double) * (size_t)runs);
+        size_t i;
+        if (!src || !dst || !lim || !t || !ratio) exit(1);
+        for (i = 0; i < n; ++i) {
+            const uint32_t h = (uint32_t)(i * 2654435761u);
+            if (fc->esize == 2) ((uint16_t *)src)[i] = (uint16_t)(0x3C00u + (uint16_t)(h >> 20 & 0x7FFu)); /* 2^-7 to 2^9 */
+            else ((int32_t *)src)[i] = (int32_t)(h ^ (h >> 7)) >> (h & 15); /* every magnitude */
+        }
+        for (k = 0; k < 3 && fc->names[k]; ++k) {
+            for (round = 0; round < runs; ++round) {
+                lim[round] = time_loop(fc->limit, src, dst, n, reps);
+                t[round] = time_loop(fc->loops[k], src, dst, n, reps);
+                ratio[round] = t[round] / lim[round];
+            }
+            qsort(t, (size_t)runs, sizeof(double), cmp_double);
+            qsort(ratio, (size_t)runs, sizeof(double), cmp_double);
+            printf("%-10s %9zu %9.4f %8.2f\n", fc->names[k], n, t[runs / 2], ratio[runs / 2]);
+        }
+        free(src); free(dst); free(lim); free(t); free(ratio);
+    }
+    printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const fcase cases[2] = {
+        { "bf16 -> s8", 2, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
+        { "requantize s32 -> s8, double, per channel", 4, limit32, { "floor", "quant.h", NULL },
+          { rq_floor_loop, rq_loop, NULL } },
+    };
+    int runs = 11, c;
+    if (argc == 3 && strcmp(argv[1], "--runs") == 0) runs = atoi(argv[2]);
+    if (runs < 1 || runs > 1000 || (argc != 1 && argc != 3)) {
+        fprintf(stderr, "usage: %s [--runs N]\n", argv[0]);
+        return 2;
+    }
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
+        puts("floor: this CPU has no AVX-512 F and BW");
+        return 0;
+    }
+    for (c = 0; c < C; ++c) {
+        rq_m[c] = (int32_t)(0x40000000u | ((uint32_t)c * 2654435761u >> 2));
+        rq_sh[c] = -1 - c % 12;
+    }
+    for (c = 0; c < 2; ++c) run_case(&cases[c], runs);
+    return 0;
+}
+#endif
