@@ -4725,7 +4725,7 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
    shifts). */
 typedef struct quant__rqk {
     int32_t lo, hi, zp;
-    unsigned char rounding, out, left, nt; /* nt: streaming stores (x86) */
+    unsigned char rounding, out, left, nt, full; /* nt: streaming stores (x86); full: the clamp is the type's range (s8, u8) */
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
    the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
@@ -4861,7 +4861,7 @@ QUANT__INLINE __m512i quant__v_rq_half(__m512i x, __m512i m, __m512i ts, __m512i
    2^(k-1)) / 2^k) with no overflow. SINGLE's h is then floor(p / 2^31),
    and the same rounding shift finishes floor((p + 2^(30+k)) / 2^(31+k)). */
 QUANT__INLINE quant__vi quant__v_rq_right(const int32_t *src, const int32_t *m, const int32_t *sh, int vec, int dbl,
-                                          __m512i lo, __m512i hi)
+                                          __m512i lo, __m512i hi, const int clamp)
 {
     const __m512i x = _mm512_loadu_si512((const void *)src), zero = _mm512_setzero_si512();
     const __m512i mv = vec ? _mm512_loadu_si512((const void *)m) : _mm512_set1_epi32(m[0]);
@@ -4881,7 +4881,7 @@ QUANT__INLINE quant__vi quant__v_rq_right(const int32_t *src, const int32_t *m, 
     if (dbl) h = _mm512_add_epi32(h, _mm512_srai_epi32(_mm512_and_si512(h, s), 31));
     r = _mm512_srav_epi32(h, k);
     r = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(h, half), r, _mm512_set1_epi32(1));
-    return _mm512_min_epi32(_mm512_max_epi32(r, lo), hi);
+    return clamp ? _mm512_min_epi32(_mm512_max_epi32(r, lo), hi) : r;
 }
 QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
                                           const quant__rqk *k)
@@ -5021,29 +5021,34 @@ QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned ou
 #else
 #  define QUANT__RQ_MAX(a, b) quant__sel(quant__gt(b, a), b, a)
 #endif
-/* one vector of results before the zero point, clamped; m, sh and s are
-   the parameter arrays (vec) or one channel's values held in locals */
+/* one vector of results before the zero point, clamped (FLOAT and left
+   shifts always); m, sh and s are the parameter arrays (vec) or one
+   channel's values held in locals */
 QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, const int32_t *sh, const float *s,
                                         const int vec, const unsigned rnd, const int left, const quant__rqk *k,
-                                        quant__vi lo, quant__vi hi)
+                                        quant__vi lo, quant__vi hi, const int clamp)
 {
     if (rnd == QUANT_RQ_FLOAT) {
         const quant__vf y = quant__mul(quant__i2f(quant__ldi(src)), vec ? quant__ldf(s) : quant__setf(s[0]));
         return quant__cvt(quant__min(quant__max(y, quant__setf((float)k->lo)), quant__setf((float)k->hi)));
     }
 #if QUANT__PASS == QUANT_SIMD_AVX512
-    if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi);
+    if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
     return quant__v_rq_fixed(src, m, sh, vec, k);
 #else
     (void)left;
+    if (!clamp) return quant__v_rq_fixed(src, m, sh, vec, k);
     return quant__mini(QUANT__RQ_MAX(quant__v_rq_fixed(src, m, sh, vec, k), lo), hi);
 #endif
 }
 /* whole vectors, from start; on x86 s8 and u8 four at a time, with
-   streaming stores where k->nt asks for them and the block is aligned */
+   streaming stores where k->nt asks for them and the block is aligned.
+   full: right shifts with the activation range the whole type, where the
+   packs' saturation (32 to 16 bits, + zp in 16 bits, 16 to 8) is the
+   clamp; |zp| < 256 cannot bring a saturated sum back into range. */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const quant__rqk *k, size_t start)
+                                      const int full, const quant__rqk *k, size_t start)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5054,19 +5059,26 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const float *const sp = vec && fl ? s : &f0;
     const size_t step = vec ? 1u : 0u;
     size_t i = start;
-#define QUANT__RQ_AT(j) \
-    quant__addi(quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi), z)
+#define QUANT__RQ_ONE(j, c) \
+    quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi, c)
+#define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
     if (!QUANT__S16 || k->out != QUANT__RQ_S16)
         for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
             uint8_t *const p = (uint8_t *)dst + i;
-            const quant__vi q0 = QUANT__RQ_AT(i), q1 = QUANT__RQ_AT(i + QUANT__W);
-            const quant__vi q2 = QUANT__RQ_AT(i + 2 * QUANT__W), q3 = QUANT__RQ_AT(i + 3 * QUANT__W);
-            quant__st8x4(p, q0, q1, q2, q3, 0, k->out == QUANT__RQ_S8, k->nt && ((uintptr_t)p & (4 * QUANT__W - 1)) == 0);
+            const int nt = k->nt && ((uintptr_t)p & (4 * QUANT__W - 1)) == 0;
+            if (full)
+                quant__st8x4(p, QUANT__RQ_ONE(i, 0), QUANT__RQ_ONE(i + QUANT__W, 0), QUANT__RQ_ONE(i + 2 * QUANT__W, 0),
+                             QUANT__RQ_ONE(i + 3 * QUANT__W, 0), k->zp, k->out == QUANT__RQ_S8, nt);
+            else
+                quant__st8x4(p, QUANT__RQ_AT(i), QUANT__RQ_AT(i + QUANT__W), QUANT__RQ_AT(i + 2 * QUANT__W),
+                             QUANT__RQ_AT(i + 3 * QUANT__W), 0, k->out == QUANT__RQ_S8, nt);
         }
 #endif
     for (; i + QUANT__W <= n; i += QUANT__W) quant__v_rq_put(dst, i, QUANT__RQ_AT(i), k->out);
 #undef QUANT__RQ_AT
+#undef QUANT__RQ_ONE
+    (void)full;
     return i;
 }
 /* the tail, and what a backend's kernel does not take, is the scalar
@@ -5084,10 +5096,14 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
             quant__scalar_rq(src, dst, h, m, sh, s, (size_t)vec, k);
         }
 #if QUANT__PASS == QUANT_SIMD_AVX512
-        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, k, h);
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, 0, k, h);
         else
 #endif
-            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, k, h);
+#if QUANT__X86
+        if (rnd != QUANT_RQ_FLOAT && k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k, h);
+        else
+#endif
+            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 0, k, h);
     }
     if (i < n) {
         const size_t b = vec ? i : 0;
@@ -10686,6 +10702,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.out = (unsigned char)out;
     k.left = (unsigned char)left;
     k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
+    k.full = (unsigned char)(out != QUANT__RQ_S16 && rq->act_min == tmin && rq->act_max == tmax);
     for (i = 0; i < src->rank; ++i) {
         if (i < ax) outer *= (size_t)src->dims[i];
         if (i > ax) inner *= (size_t)src->dims[i];
