@@ -5041,14 +5041,14 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
     return quant__mini(QUANT__RQ_MAX(quant__v_rq_fixed(src, m, sh, vec, k), lo), hi);
 #endif
 }
-/* whole vectors, from start; on x86 s8 and u8 four at a time, with
+/* whole vectors; on x86 s8 and u8 four at a time, with
    streaming stores where k->nt asks for them and the block is aligned.
    full: right shifts with the activation range the whole type, where the
    packs' saturation (32 to 16 bits, + zp in 16 bits, 16 to 8) is the
    clamp; |zp| < 256 cannot bring a saturated sum back into range. */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const int full, const quant__rqk *k, size_t start)
+                                      const int full, const quant__rqk *k)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5058,21 +5058,26 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
     const float *const sp = vec && fl ? s : &f0;
     const size_t step = vec ? 1u : 0u;
-    size_t i = start;
+    size_t i = 0;
 #define QUANT__RQ_ONE(j, c) \
     quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi, c)
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
     if (!QUANT__S16 || k->out != QUANT__RQ_S16)
-        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+        for (; i + 4 * QUANT__W <= n;) {
             uint8_t *const p = (uint8_t *)dst + i;
-            const int nt = k->nt && ((uintptr_t)p & (4 * QUANT__W - 1)) == 0;
+            const size_t off = quant__head(p, 4 * QUANT__W, 4 * QUANT__W);
+            const int nt = k->nt && off == 0;
             if (full)
                 quant__st8x4(p, QUANT__RQ_ONE(i, 0), QUANT__RQ_ONE(i + QUANT__W, 0), QUANT__RQ_ONE(i + 2 * QUANT__W, 0),
                              QUANT__RQ_ONE(i + 3 * QUANT__W, 0), k->zp, k->out == QUANT__RQ_S8, nt);
             else
                 quant__st8x4(p, QUANT__RQ_AT(i), QUANT__RQ_AT(i + QUANT__W), QUANT__RQ_AT(i + 2 * QUANT__W),
                              QUANT__RQ_AT(i + 3 * QUANT__W), 0, k->out == QUANT__RQ_S8, nt);
+            /* streaming: after a block that is not aligned, the next starts
+               at the aligned address inside it (the elements between are
+               written twice, the same bytes) */
+            i += k->nt && off ? off : 4 * QUANT__W;
         }
 #endif
     for (; i + QUANT__W <= n; i += QUANT__W) quant__v_rq_put(dst, i, QUANT__RQ_AT(i), k->out);
@@ -5088,22 +5093,18 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
 {
     quant__rqk k1 = *kp; /* a copy: stores to dst cannot change it; the rounding a constant */
     const quant__rqk *const k = &k1;
-    size_t i = 0, h = 0;
+    size_t i = 0;
     k1.rounding = (unsigned char)rnd;
     if (rnd == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2))) {
-        if (k->nt) { /* streaming stores want aligned blocks: the scalar kernel takes the head */
-            h = quant__head(dst, 4 * QUANT__W, n);
-            quant__scalar_rq(src, dst, h, m, sh, s, (size_t)vec, k);
-        }
 #if QUANT__PASS == QUANT_SIMD_AVX512
-        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, 0, k, h);
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, 0, k);
         else
 #endif
 #if QUANT__X86
-        if (rnd != QUANT_RQ_FLOAT && k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k, h);
+        if (rnd != QUANT_RQ_FLOAT && k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k);
         else
 #endif
-            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 0, k, h);
+            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 0, k);
     }
     if (i < n) {
         const size_t b = vec ? i : 0;
