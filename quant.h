@@ -102,9 +102,11 @@
                      dequantize and requantize of s8, u8 and s16, exact
                      rounding only).
    QUANT_STREAM_BYTES  x86: an s8/u8 quantize or dequantize kernel call with
-                     one scale whose destination is at least this many bytes
-                     (default 16 MiB; 0: never) writes it with streaming
-                     stores, which leave the caches to data that fits them.
+                     one scale whose destination is at least this many bytes,
+                     and a requantize to s8/u8 of at least this many
+                     elements (default 16 MiB; 0: never), writes it with
+                     streaming stores, which leave the caches to data that
+                     fits them.
    QUANT_PREFETCH_BYTES  x86: a quantize kernel call that reads at least
                      this many bytes (default 1 MiB; 0: never) prefetches
                      its source 8 KiB ahead.
