@@ -47,6 +47,21 @@ CHECK_UNUSED static uint32_t check_rand(void)
 CHECK_UNUSED static float check_float_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 CHECK_UNUSED static uint32_t check_bits_float(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+#ifdef QUANT_H_INCLUDED
+/* a tensor of the given rank, dims and data, every other field zero */
+CHECK_UNUSED static quant_tensor check_tensor(quant_dtype t, int rank, const int64_t *dims, void *data)
+{
+    quant_tensor x;
+    int i;
+    memset(&x, 0, sizeof x);
+    x.dtype = t;
+    x.rank = rank;
+    for (i = 0; i < rank; ++i) x.dims[i] = dims[i];
+    x.data = data;
+    return x;
+}
+#endif
+
 #endif
 
 /* A test built for a backend this CPU cannot run is a Meson skip (77),

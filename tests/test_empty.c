@@ -6,18 +6,6 @@
 #include "../quant.h"
 #include "check.h"
 
-static quant_tensor ten(quant_dtype t, int rank, const int64_t *dims, void *data)
-{
-    quant_tensor x;
-    int i;
-    memset(&x, 0, sizeof x);
-    x.dtype = t;
-    x.rank = rank;
-    for (i = 0; i < rank; ++i) x.dims[i] = dims[i];
-    x.data = data;
-    return x;
-}
-
 #define EXPECT(call, want, label)                                                        \
     do {                                                                                 \
         const quant_status st_ = (call);                                                 \
@@ -45,8 +33,8 @@ static void dynamic_empty(const int64_t *dims, int rank, int axis, int quantize,
     float *sc = C ? (float *)malloc((size_t)C * sizeof(float)) : NULL;
     void *zp = C ? malloc(zbytes(zt, (size_t)C)) : NULL;
     const int64_t cdim[1] = { C };
-    quant_tensor f = ten(QUANT_F32, rank, dims, NULL), q = ten(qt, rank, dims, NULL);
-    quant_tensor ts = ten(QUANT_F32, 1, cdim, sc), tz = ten(zt, 1, cdim, zp);
+    quant_tensor f = check_tensor(QUANT_F32, rank, dims, NULL), q = check_tensor(qt, rank, dims, NULL);
+    quant_tensor ts = check_tensor(QUANT_F32, 1, cdim, sc), tz = check_tensor(zt, 1, cdim, zp);
     quant_attrs a = quant_attrs_default();
     char what[160];
     int64_t i;
@@ -63,7 +51,7 @@ static void dynamic_empty(const int64_t *dims, int rank, int axis, int quantize,
     {
         const int64_t one[1] = { 1 };
         int32_t *z1 = (int32_t *)malloc(4);
-        quant_tensor t1 = ten(QUANT_S32, 1, one, z1);
+        quant_tensor t1 = check_tensor(QUANT_S32, 1, one, z1);
         *z1 = 0;
         if (quantize) EXPECT(quant_dynamic_quantize(&f, &ts, &t1, &q, &a), QUANT_OK, what);
         else EXPECT(quant_dynamic_dequantize(&q, &ts, &t1, &f, &a), QUANT_OK, what);
@@ -82,7 +70,7 @@ static void static_empty(const int64_t *dims, int rank, int axis, int quantize, 
     const int64_t C = dims[axis];
     float *sc = (float *)malloc(C ? (size_t)C * sizeof(float) : 1);
     int64_t *zp = (int64_t *)malloc(C ? (size_t)C * sizeof(int64_t) : 1);
-    quant_tensor f = ten(QUANT_F32, rank, dims, NULL), q = ten(qt, rank, dims, NULL);
+    quant_tensor f = check_tensor(QUANT_F32, rank, dims, NULL), q = check_tensor(qt, rank, dims, NULL);
     quant_attrs a = quant_attrs_default();
     char what[160];
     int64_t i;
@@ -110,8 +98,8 @@ static void huge_axis(void)
     const int64_t big[3] = { 2, ((int64_t)1 << 32) + 3, 0 }, exact[3] = { 2, (int64_t)1 << 32, 0 };
     const int64_t three[1] = { 3 }, zero[1] = { 0 };
     float *sc = (float *)malloc(3 * sizeof(float));
-    quant_tensor f = ten(QUANT_F32, 3, big, NULL), q = ten(QUANT_S8, 3, big, NULL);
-    quant_tensor ts = ten(QUANT_F32, 1, three, sc), tz0 = ten(QUANT_S8, 1, zero, NULL);
+    quant_tensor f = check_tensor(QUANT_F32, 3, big, NULL), q = check_tensor(QUANT_S8, 3, big, NULL);
+    quant_tensor ts = check_tensor(QUANT_F32, 1, three, sc), tz0 = check_tensor(QUANT_S8, 1, zero, NULL);
     quant_attrs a = quant_attrs_default();
     sc[0] = sc[1] = sc[2] = 1.0f;
     a.qtype = QUANT_PER_CHANNEL;
@@ -121,9 +109,9 @@ static void huge_axis(void)
     EXPECT(quant_quantize(&f, &q, &a), QUANT_ERR_SCALES, "axis of 2^32+3, 3 scales (static)");
     EXPECT(quant_dynamic_quantize(&f, &ts, NULL, &q, &a), QUANT_ERR_SCALES, "axis of 2^32+3, 3 scales (dynamic)");
     EXPECT(quant_dynamic_dequantize(&q, &ts, NULL, &f, &a), QUANT_ERR_SCALES, "axis of 2^32+3, 3 scales (dequantize)");
-    f = ten(QUANT_F32, 3, exact, NULL);
-    q = ten(QUANT_S8, 3, exact, NULL);
-    ts = ten(QUANT_F32, 1, zero, NULL);
+    f = check_tensor(QUANT_F32, 3, exact, NULL);
+    q = check_tensor(QUANT_S8, 3, exact, NULL);
+    ts = check_tensor(QUANT_F32, 1, zero, NULL);
     a.n_scales = 0;
     EXPECT(quant_quantize(&f, &q, &a), QUANT_ERR_SCALES, "axis of 2^32, 0 scales (static)");
     EXPECT(quant_dynamic_quantize(&f, &ts, &tz0, &q, &a), QUANT_ERR_SCALES, "axis of 2^32, 0 scales, 0 zps");
@@ -174,7 +162,7 @@ int main(void)
     {
         const int64_t d[2] = { 0, 7 }, one[1] = { 1 };
         float *sc = (float *)malloc(sizeof(float));
-        quant_tensor q = ten(QUANT_S32, 2, d, NULL), f = ten(QUANT_F32, 2, d, NULL), ts = ten(QUANT_F32, 1, one, sc);
+        quant_tensor q = check_tensor(QUANT_S32, 2, d, NULL), f = check_tensor(QUANT_F32, 2, d, NULL), ts = check_tensor(QUANT_F32, 1, one, sc);
         *sc = 2.0f;
         EXPECT(quant_dynamic_dequantize(&q, &ts, NULL, &f, NULL), QUANT_OK, "s32 empty");
         free(sc);

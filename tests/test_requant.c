@@ -57,18 +57,6 @@ static size_t esize(quant_dtype t) { return t == QUANT_S16 ? 2 : t == QUANT_S32 
 static int32_t type_min(quant_dtype t) { return t == QUANT_S8 ? -128 : t == QUANT_U8 ? 0 : -32768; }
 static int32_t type_max(quant_dtype t) { return t == QUANT_S8 ? 127 : t == QUANT_U8 ? 255 : 32767; }
 
-static quant_tensor tensor(quant_dtype t, int rank, const int64_t *dims, void *data)
-{
-    quant_tensor x;
-    int i;
-    memset(&x, 0, sizeof x);
-    x.dtype = t;
-    x.rank = rank;
-    for (i = 0; i < rank; ++i) x.dims[i] = dims[i];
-    x.data = data;
-    return x;
-}
-
 static size_t count(int rank, const int64_t *dims)
 {
     size_t n = 1;
@@ -144,8 +132,8 @@ static void run(const char *label, const int32_t *acc, int rank, const int64_t *
         memcpy(src, acc, n * 4);
         dst = xmalloc(n * esize(dt));
     }
-    s = tensor(QUANT_S32, rank, dims, src);
-    d = tensor(dt, rank, dims, dst);
+    s = check_tensor(QUANT_S32, rank, dims, src);
+    d = check_tensor(dt, rank, dims, dst);
     st = quant_requantize(&s, &d, rq);
     CHECK(st == QUANT_OK, "%s (%s, %s): status %s", label, r_name(rq->rounding), dt_name(dt), quant_status_str(st));
     if (st == QUANT_OK)
@@ -460,7 +448,7 @@ static void empty(void)
         quant_tensor s, d;
         quant_status st;
         rq.multipliers = m; rq.shifts = sh; rq.scales = sc;
-        s = tensor(QUANT_S32, 2, d0, NULL); d = tensor(QUANT_S8, 2, d0, NULL);
+        s = check_tensor(QUANT_S32, 2, d0, NULL); d = check_tensor(QUANT_S8, 2, d0, NULL);
         CHECK(quant_requantize(&s, &d, &rq) == QUANT_OK, "empty per tensor (%s)", r_name(rq.rounding));
         rq.qtype = QUANT_PER_CHANNEL;
         rq.axis = 1; rq.n = 4; /* the zero dim elsewhere */
@@ -469,10 +457,10 @@ static void empty(void)
         rq.axis = 0; rq.n = 0; /* on the zero-length axis: zero multipliers */
         CHECK(quant_requantize(&s, &d, &rq) == QUANT_OK, "empty, per channel on the empty axis (%s)",
               r_name(rq.rounding));
-        s = tensor(QUANT_S32, 2, d1, NULL); d = tensor(QUANT_S16, 2, d1, NULL);
+        s = check_tensor(QUANT_S32, 2, d1, NULL); d = check_tensor(QUANT_S16, 2, d1, NULL);
         rq.axis = -2; rq.n = 4;
         CHECK(quant_requantize(&s, &d, &rq) == QUANT_OK, "empty s16 (%s)", r_name(rq.rounding));
-        s = tensor(QUANT_S32, 3, d2, NULL); d = tensor(QUANT_U8, 3, d2, NULL);
+        s = check_tensor(QUANT_S32, 3, d2, NULL); d = check_tensor(QUANT_U8, 3, d2, NULL);
         rq.axis = 2; rq.n = 3; rq.act_min = 0; rq.act_max = 255;
         st = quant_requantize(&s, &d, &rq);
         CHECK(st == QUANT_OK, "empty 3-D (%s): %s", r_name(rq.rounding), quant_status_str(st));
@@ -490,7 +478,7 @@ static void expect_status(const char *label, quant_dtype sdt, quant_dtype dt, co
                           quant_status want)
 {
     static const int64_t dims[2] = { 2, 3 };
-    quant_tensor s = tensor(sdt, 2, dims, g_src), d = tensor(dt, 2, dims, g_dst);
+    quant_tensor s = check_tensor(sdt, 2, dims, g_src), d = check_tensor(dt, 2, dims, g_dst);
     quant_status st;
     memset(g_dst, SENTINEL, g_dst_bytes);
     st = quant_requantize(&s, &d, rq);
@@ -663,13 +651,13 @@ static void bad_input(void)
         g_dst = raw + 1; /* off a 2-byte boundary (malloc aligns raw) */
         expect_status("s16 dst misaligned", QUANT_S32, QUANT_S16, &rq, QUANT_ERR_ALIGN);
         g_dst = raw;
-        s = tensor(QUANT_S32, 2, dims, raw4 + 2); /* s32 src off a 4-byte boundary */
-        d = tensor(QUANT_S16, 2, dims, raw);
+        s = check_tensor(QUANT_S32, 2, dims, raw4 + 2); /* s32 src off a 4-byte boundary */
+        d = check_tensor(QUANT_S16, 2, dims, raw);
         memset(raw, SENTINEL, 12);
         st = quant_requantize(&s, &d, &rq);
         CHECK(st == QUANT_ERR_ALIGN, "s32 src misaligned: got %s", quant_status_str(st));
         CHECK(untouched(raw, 12), "s32 src misaligned: dst written");
-        s = tensor(QUANT_S32, 2, dims, g_src);
+        s = check_tensor(QUANT_S32, 2, dims, g_src);
         st = quant_requantize(NULL, &d, &rq);
         CHECK(st == QUANT_ERR_NULL, "NULL src: got %s", quant_status_str(st));
         st = quant_requantize(&s, NULL, &rq);
@@ -677,7 +665,7 @@ static void bad_input(void)
         st = quant_requantize(&s, &d, NULL);
         CHECK(st == QUANT_ERR_NULL, "NULL rq: got %s", quant_status_str(st));
         CHECK(untouched(raw, 12), "NULL arguments: dst written");
-        d = tensor(QUANT_S16, 2, dims2, raw);
+        d = check_tensor(QUANT_S16, 2, dims2, raw);
         st = quant_requantize(&s, &d, &rq);
         CHECK(st == QUANT_ERR_SHAPE, "dims differ: got %s", quant_status_str(st));
         CHECK(untouched(raw, 12), "dims differ: dst written");
