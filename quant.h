@@ -6280,8 +6280,15 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
     if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
     switch (t) {
+/* bf16 has a loop of its own, where its rounding's constants are held
+   (streaming stays a test at the stores) */
 #define QUANT__BK_LOOP(T) \
-    case T: for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, o); break;
+    case T: \
+        if ((o & 3u) == 1u) \
+            for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, 1u | (o & 4u)); \
+        else \
+            for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, o); \
+        break;
     QUANT__BK_LOOP(QUANT_Q4_0) QUANT__BK_LOOP(QUANT_Q4_1) QUANT__BK_LOOP(QUANT_Q5_0) QUANT__BK_LOOP(QUANT_Q5_1)
     QUANT__BK_LOOP(QUANT_Q8_0) QUANT__BK_LOOP(QUANT_Q2_K) QUANT__BK_LOOP(QUANT_Q3_K) QUANT__BK_LOOP(QUANT_Q4_K)
     QUANT__BK_LOOP(QUANT_Q5_K) QUANT__BK_LOOP(QUANT_Q6_K) QUANT__BK_LOOP(QUANT_Q8_K) QUANT__BK_LOOP(QUANT_IQ4_NL)
