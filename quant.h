@@ -1449,6 +1449,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
 #define quant__bk_st QUANT__SFX(quant__bk_st)
 #define quant__bk_tab QUANT__SFX(quant__bk_tab)
+#define quant__bk_st32 QUANT__SFX(quant__bk_st32)
+#define quant__bk_tab32 QUANT__SFX(quant__bk_tab32)
 #define quant__bk_nib32 QUANT__SFX(quant__bk_nib32)
 #define quant__bk_lin QUANT__SFX(quant__bk_lin)
 #define quant__bk_dm QUANT__SFX(quant__bk_dm)
@@ -6081,6 +6083,31 @@ QUANT__INLINE __m512i quant__bk_tab(__m512 t, unsigned o)
 {
     return (o & 3u) == 0 ? _mm512_castps_si512(t) : quant__v_to_half(t, (o & 3u) == 1);
 }
+/* 32 16-bit outputs (words) at element `at` of dst */
+QUANT__INLINE void quant__bk_st32(void *dst, size_t at, __m512i v, unsigned o)
+{
+    if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
+    else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
+}
+/* a table of 32 f32 values (a: 0..15, b: 16..31) as 16-bit words for
+   vpermw: o & 3 is 1 for bf16, 2 for f16. fin says no entry is a NaN:
+   bf16 then rounds as quant__f32_to_bf16 does without its NaN case
+   (+ 0x7FFF, + 1 more when the kept lsb is set; the high words). */
+QUANT__INLINE __m512i quant__bk_tab32(__m512 a, __m512 b, unsigned o, int fin)
+{
+    const __m512i even = _mm512_setr_epi32(0x00020000, 0x00060004, 0x000A0008, 0x000E000C, 0x00120010, 0x00160014,
+                                           0x001A0018, 0x001E001C, 0x00220020, 0x00260024, 0x002A0028, 0x002E002C,
+                                           0x00320030, 0x00360034, 0x003A0038, 0x003E003C);
+    if ((o & 3u) == 1u && fin) {
+        const __m512i ua = _mm512_castps_si512(a), ub = _mm512_castps_si512(b);
+        const __m512i k = _mm512_set1_epi32(0x7FFF), lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
+        const __m512i ra = _mm512_add_epi32(ua, k), rb = _mm512_add_epi32(ub, k);
+        return _mm512_permutex2var_epi16(_mm512_mask_add_epi32(ra, _mm512_test_epi32_mask(ua, lsb), ra, one),
+                                         _mm512_add_epi16(even, _mm512_set1_epi16(1)),
+                                         _mm512_mask_add_epi32(rb, _mm512_test_epi32_mask(ub, lsb), rb, one));
+    }
+    return _mm512_permutex2var_epi16(quant__v_to_half(a, (o & 3u) == 1u), even, quant__v_to_half(b, (o & 3u) == 1u));
+}
 /* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31;
    16-bit outputs take all 32 in one vpermw */
 QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m512i T, unsigned o)
@@ -6090,9 +6117,7 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
         const __m256i w = _mm256_cvtepu8_epi16(b);
         const __m512i i = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_and_si256(w, _mm256_set1_epi16(15))),
                                              _mm256_srli_epi16(w, 4), 1);
-        const __m512i v = _mm512_permutexvar_epi16(i, _mm512_castsi256_si512(_mm512_cvtepi32_epi16(T)));
-        if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
-        else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
+        quant__bk_st32(dst, at, _mm512_permutexvar_epi16(i, _mm512_castsi256_si512(_mm512_cvtepi32_epi16(T))), o);
     } else {
         const __m512i D = _mm512_cvtepu8_epi32(b);
         quant__bk_st(dst, at, _mm512_permutexvar_epi32(_mm512_and_si512(D, _mm512_set1_epi32(15)), T), o);
@@ -6244,26 +6269,102 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     }
-    case QUANT_Q2_K: case QUANT_Q3_K: {
-        /* per 128 elements four 2-bit planes of 32 bytes; sub-block is (16 of them):
-           plane is / 2 % 4, bytes 16 (is % 2) ..; Q3_K's hmask bit is / 2 of byte l */
-        const int k2 = t == QUANT_Q2_K;
-        const float d = quant__bk_h(b + (k2 ? 80 : 108)), m = k2 ? quant__bk_h(b + 82) : 0.0f;
-        const __m512 l3 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0);
-        int is;
-        for (is = 0; is < 16; ++is) {
-            const uint8_t *q = b + (k2 ? 16 : 32) + 32 * (is / 8) + 16 * (is % 2);
-            const unsigned sh = 2u * (unsigned)(is / 2 % 4);
-            __m512i idx = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)), sh),
-                                           _mm512_set1_epi32(3));
-            __m512 T;
-            if (k2) T = quant__bk_dm(lev, d * (float)(b[is] & 15u), quant__gm(m, (float)(b[is] >> 4)));
-            else {
-                const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * (is % 2)));
-                idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << (is / 2)))), idx, _mm512_set1_epi32(4));
-                T = _mm512_mul_ps(_mm512_set1_ps(d * (float)quant__k3_scale(b + 96, is)), l3);
+    case QUANT_Q2_K: {
+        /* scales[16] (low nibble scale, high min), qs[64], d, dmin. Element
+           128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], in
+           sub-block 8n + 2j + g. The 16 dl = d * sc and ml = dmin * mn in one
+           vector each; one table per 128 elements: entry 4 (2j + g) + level
+           is dl * level - ml, as the scalar code computes it */
+        const __m512 l4 = _mm512_setr_ps(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+        const __m512i e4 = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+        const __m512i S = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)b));
+        const __m512 dl = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 80)), _mm512_cvtepi32_ps(_mm512_and_si512(S, m15)));
+        __m512 ml = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 82)), _mm512_cvtepi32_ps(_mm512_srli_epi32(S, 4)));
+        const int fin = (b[81] & 0x7C) != 0x7C && (b[83] & 0x7C) != 0x7C; /* no NaN entry */
+        QUANT__VFENCE(ml);
+        for (n = 0; n < 2; ++n) {
+            const uint8_t *q = b + 16 + 32 * n;
+            const __m512i i0 = _mm512_add_epi32(e4, _mm512_set1_epi32(8 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(4));
+            __m512 A = _mm512_mul_ps(_mm512_permutexvar_ps(i0, dl), l4), B = _mm512_mul_ps(_mm512_permutexvar_ps(i1, dl), l4);
+            QUANT__VFENCE(A);
+            QUANT__VFENCE(B);
+            A = _mm512_sub_ps(A, _mm512_permutexvar_ps(i0, ml));
+            B = _mm512_sub_ps(B, _mm512_permutexvar_ps(i1, ml));
+            if (o & 3u) {
+                /* index: the code | 8j + 4g (g: the upper 16 words); dword shifts do,
+                   as & 3 drops what they bring down from the upper word */
+                const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
+                const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
+                const __m512i T = quant__bk_tab32(A, B, o, fin);
+                for (j = 0; j < 4; ++j) {
+                    const __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * j)), _mm512_set1_epi16(3),
+                                                                  _mm512_add_epi16(G, _mm512_set1_epi16((short)(8 * j))), 0xEA);
+                    quant__bk_st32(dst, at + 128 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
+                }
+            } else {
+                const __m512i X0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+                const __m512i X1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
+                for (j = 0; j < 8; ++j) { /* 16 elements: j / 2 is the shift's, j % 2 g */
+                    const __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(j & 1 ? X1 : X0, (unsigned)(j & ~1)),
+                                                                  _mm512_set1_epi32(3), _mm512_set1_epi32(4 * j), 0xEA);
+                    quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)j, _mm512_castps_si512(_mm512_permutex2var_ps(A, idx, B)), o);
+                }
             }
-            quant__bk_st(dst, at + 16 * (size_t)is, _mm512_permutexvar_epi32(idx, quant__bk_tab(T, o)), o);
+        }
+        break;
+    }
+    case QUANT_Q3_K: {
+        /* hmask[32], qs[64], scales[12] (16 signed 6-bit), d. Element
+           128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], less 4
+           unless bit 4n + j of hmask[16g + l] is set, in sub-block
+           8n + 2j + g. The 16 dl = d * scale in one vector; one table per 64
+           elements (4 sub-blocks by the 8 levels -4..3): entry
+           8 (2 (j % 2) + g) + code + 4 hmask bit is dl * level */
+        const __m512 l8 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, -4, -3, -2, -1, 0, 1, 2, 3);
+        const __m512i e8 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+        /* scale s: bits 0..3 the low (s < 8) or high nibble of byte s % 8,
+           bits 4, 5 bits 2 (s / 4) of byte 8 + s % 4 (quant__k3_scale) */
+        const __m128i sc = _mm_maskz_loadu_epi8(0x0FFF, b + 96);
+        const __m512i lo = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7))),
+                                             _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4));
+        const __m512i hi = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11))),
+                                             _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6));
+        /* (lo & 15) | (hi << 4 & 48) */
+        const __m512i s6 = _mm512_ternarylogic_epi32(_mm512_slli_epi32(hi, 4), _mm512_set1_epi32(0x30),
+                                                     _mm512_and_si512(lo, m15), 0xEA);
+        const __m512 dl = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+        const int fin = (b[109] & 0x7C) != 0x7C;
+        for (n = 0; n < 4; ++n) { /* the 64 elements of sub-blocks 4n .. 4n + 3 */
+            const uint8_t *q = b + 32 + 32 * (n / 2);
+            const int jb = 2 * (n % 2), hb = 4 * (n / 2) + jb; /* the first j, its hmask bit */
+            const __m512i i0 = _mm512_add_epi32(e8, _mm512_set1_epi32(4 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(2));
+            const __m512 A = _mm512_mul_ps(_mm512_permutexvar_ps(i0, dl), l8), B = _mm512_mul_ps(_mm512_permutexvar_ps(i1, dl), l8);
+            if (o & 3u) {
+                /* index: the code | 16 (j % 2) + 8g, + 4 (bit 2 is clear) by the hmask bit */
+                const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
+                const __m256i H = _mm256_loadu_si256((const __m256i *)(const void *)b);
+                const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(8), 1);
+                const __m512i T = quant__bk_tab32(A, B, o, fin);
+                for (j = 0; j < 2; ++j) {
+                    __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * (jb + j))), _mm512_set1_epi16(3),
+                                                            _mm512_add_epi16(G, _mm512_set1_epi16((short)(16 * j))), 0xEA);
+                    idx = _mm512_mask_add_epi16(idx, _mm256_test_epi8_mask(H, _mm256_set1_epi8((char)(1 << (hb + j)))), idx,
+                                               _mm512_set1_epi16(4));
+                    quant__bk_st32(dst, at + 64 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
+                }
+            } else {
+                const __m512i X0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+                const __m512i X1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
+                const __m128i H0 = _mm_loadu_si128((const __m128i *)(const void *)b);
+                const __m128i H1 = _mm_loadu_si128((const __m128i *)(const void *)(b + 16));
+                for (j = 0; j < 4; ++j) { /* 16 elements: jb + j / 2 is the j above, j % 2 g */
+                    __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(j & 1 ? X1 : X0, (unsigned)(2 * jb + (j & ~1))),
+                                                            _mm512_set1_epi32(3), _mm512_set1_epi32(8 * j), 0xEA);
+                    idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(j & 1 ? H1 : H0, _mm_set1_epi8((char)(1 << (hb + j / 2)))),
+                                               idx, _mm512_set1_epi32(4));
+                    quant__bk_st(dst, at + 64 * (size_t)n + 16 * (size_t)j, _mm512_castps_si512(_mm512_permutex2var_ps(A, idx, B)), o);
+                }
+            }
         }
         break;
     }
@@ -8430,6 +8531,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_loop
 #undef quant__bk_st
 #undef quant__bk_tab
+#undef quant__bk_st32
+#undef quant__bk_tab32
 #undef quant__bk_nib32
 #undef quant__bk_lin
 #undef quant__bk_dm
