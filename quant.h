@@ -1456,6 +1456,11 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_dm QUANT__SFX(quant__bk_dm)
 #define quant__bk_i8 QUANT__SFX(quant__bk_i8)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
+#define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
+#define quant__bk_st32 QUANT__SFX(quant__bk_st32)
+#define quant__bk_q8 QUANT__SFX(quant__bk_q8)
+#define quant__bk_q6 QUANT__SFX(quant__bk_q6)
+#define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
@@ -6124,6 +6129,27 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
         quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
     }
 }
+/* 32 bf16 outputs, a's 16 then b's, to nearest even as quant__f32_to_bf16:
+   nan 1 as quant__v_to_half; nan 0 for values known not to be NaN, in the
+   16-bit halves: hi + the carry out of lo + 0x7FFF + (hi & 1), which is
+   bit 15 of vpavgw(lo, 0x7FFE | (hi & 1)) */
+QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan)
+{
+    const __m512i il = _mm512_cvtepu8_epi16(_mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                                                             32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62));
+    __m512i hi, lo;
+    if (nan) return _mm512_permutex2var_epi16(quant__v_to_half(a, 1), il, quant__v_to_half(b, 1));
+    lo = _mm512_permutex2var_epi16(_mm512_castps_si512(a), il, _mm512_castps_si512(b));
+    hi = _mm512_permutex2var_epi16(_mm512_castps_si512(a), _mm512_add_epi16(il, _mm512_set1_epi16(1)), _mm512_castps_si512(b));
+    lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, _mm512_set1_epi16(1), _mm512_set1_epi16(0x7FFE), 0xEA));
+    return _mm512_add_epi16(hi, _mm512_srli_epi16(lo, 15));
+}
+/* 32 bf16 values at element `at` of dst */
+QUANT__INLINE void quant__bk_st32(void *dst, size_t at, __m512i v, unsigned o)
+{
+    if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
+    else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
+}
 /* scale * levels, and + m when has_m, as the scalar code computes them */
 QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
 {
@@ -6149,6 +6175,97 @@ QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats
 QUANT__INLINE float quant__bk_h(const uint8_t *b)
 {
     return _mm512_cvtss_f32(_mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8))));
+}
+
+/* bf16 from Q8_0 (n32 1) and Q8_K (8): d * q as the other outputs, then
+   rounded a pair of vectors at a time (nan 0 when d is finite: no
+   product is NaN then) */
+QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, size_t at, unsigned o, const int nan)
+{
+    const __m512 vd = _mm512_set1_ps(d);
+    int j;
+    for (j = 0; j < n32; ++j, q += 32)
+        quant__bk_st32(dst, at + 32 * (size_t)j,
+                       quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan), o);
+}
+/* bf16 from Q6_K: the 32 outputs of plane j (bytes l of ql, qh) are two
+   sub-blocks, scales 2j and 2j + 1 of the half; the 16 d * sc are one
+   vector product */
+QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
+{
+    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
+    const __m512i m15 = _mm512_set1_epi32(15), m30 = _mm512_set1_epi32(0x30);
+    int n, j, l;
+    for (n = 0; n < 2; ++n) {
+        const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
+        __m512i H[2], A[2], B[2];
+        for (l = 0; l < 2; ++l) {
+            H[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + 16 * l)));
+            A[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + 16 * l)));
+            B[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + 32 + 16 * l)));
+        }
+        for (j = 0; j < 4; ++j) {
+            __m512 y[2];
+            for (l = 0; l < 2; ++l) {
+                const __m512i c = j & 1 ? B[l] : A[l];
+                const __m512i lo4 = j & 2 ? _mm512_srli_epi32(c, 4) : _mm512_and_si512(c, m15);
+                /* bits 2j, 2j + 1 of qh to bits 4, 5 */
+                const __m512i h = j == 3 ? _mm512_srli_epi32(H[l], 2) : _mm512_slli_epi32(H[l], (unsigned)(4 - 2 * j));
+                const __m512i q = _mm512_sub_epi32(_mm512_ternarylogic_epi32(lo4, h, m30, 0xF8), _mm512_set1_epi32(32));
+                y[l] = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_set1_epi32(8 * n + 2 * j + l), ds), _mm512_cvtepi32_ps(q));
+            }
+            quant__bk_st32(dst, at + 128 * (size_t)n + 32 * (size_t)j, quant__bk_bf2(y[0], y[1], nan), o);
+        }
+    }
+}
+/* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
+   side (lanes 0..7 sc, 8..15 m of quant__k4_scale: the low bits are byte
+   ia's >> sa & ma, the high two bits 6, 7 of byte ib) and multiplied by d
+   and m at once. Then one 32-entry bf16 table per 64 outputs (Q4_K: two
+   sub-blocks of 16 levels, index nibble | 16 for the second) or per 32
+   (Q5_K: 32 levels, index nibble | qh bit << 4), for vpermw. */
+QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + 4));
+    const __m128i ia = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11);
+    const __m128i ib = _mm_setr_epi8(-1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, 4, 5, 6, 7);
+    const __m512i sa = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4);
+    const __m512i ma = _mm512_setr_epi32(63, 63, 63, 63, 15, 15, 15, 15, 63, 63, 63, 63, 15, 15, 15, 15);
+    const __m512i sl = _mm512_and_si512(_mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ia)), sa), ma);
+    const __m512i sh = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ib)), 2), _mm512_set1_epi32(0x30));
+    /* d * sc and m * mn, the scalar code's products */
+    const __m512 dm = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
+                                    _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
+    const __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
+    __m512 T[2];
+    int n, j;
+    for (n = 0; n < 8; n += 2) {
+        const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + (k5 ? 48 : 16) + 16 * n)));
+        for (j = 0; j < 2; ++j) {
+            const __m512 dl = _mm512_permutexvar_ps(_mm512_set1_epi32(n + j), dm);
+            const __m512 ml = _mm512_permutexvar_ps(_mm512_set1_epi32(8 + n + j), dm);
+            /* dl * level - ml, the product fenced as in quant__bk_dm */
+            __m512 p = _mm512_mul_ps(dl, lev);
+            QUANT__VFENCE(p);
+            T[j] = _mm512_sub_ps(p, ml);
+            if (k5) {
+                __m512 p16 = _mm512_mul_ps(dl, _mm512_add_ps(lev, _mm512_set1_ps(16)));
+                const __m256i qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
+                __m512i i = j ? _mm512_srli_epi16(W, 4) : _mm512_and_si512(W, m15);
+                QUANT__VFENCE(p16);
+                /* + 16 is | 16 on a nibble */
+                i = _mm512_mask_add_epi16(i, _mm256_test_epi8_mask(qh, _mm256_set1_epi8((char)(1 << (n + j)))), i, s16);
+                quant__bk_st32(dst, at + 32 * (size_t)(n + j),
+                               _mm512_permutexvar_epi16(i, quant__bk_bf2(T[j], _mm512_sub_ps(p16, ml), nan)), o);
+            }
+        }
+        if (!k5) {
+            const __m512i t = quant__bk_bf2(T[0], T[1], nan);
+            quant__bk_st32(dst, at + 32 * (size_t)n, _mm512_permutexvar_epi16(_mm512_and_si512(W, m15), t), o);
+            quant__bk_st32(dst, at + 32 * (size_t)n + 32, _mm512_permutexvar_epi16(_mm512_or_si512(_mm512_srli_epi16(W, 4), s16), t), o);
+        }
+    }
 }
 
 /* One block of type t (a constant where it is inlined) at b decoded to
@@ -6186,12 +6303,22 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     }
     case QUANT_Q8_0: {
         const __m512 d = _mm512_set1_ps(quant__bk_h(b));
+        if ((o & 3u) == 1u) {
+            if ((b[1] & 0x7Cu) != 0x7Cu) quant__bk_q8(b + 2, _mm512_cvtss_f32(d), 1, dst, at, o, 0);
+            else quant__bk_q8(b + 2, _mm512_cvtss_f32(d), 1, dst, at, o, 1);
+            break;
+        }
         quant__bk_st(dst, at, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 2), d), o), o);
         quant__bk_st(dst, at + 16, quant__bk_tab(_mm512_mul_ps(quant__bk_i8(b + 18), d), o), o);
         break;
     }
     case QUANT_Q8_K: {
         const __m512 d = _mm512_set1_ps(quant__float(quant__ld4(b)));
+        if ((o & 3u) == 1u) {
+            if ((quant__ld4(b) & 0x7F800000u) != 0x7F800000u) quant__bk_q8(b + 4, _mm512_cvtss_f32(d), 8, dst, at, o, 0);
+            else quant__bk_q8(b + 4, _mm512_cvtss_f32(d), 8, dst, at, o, 1);
+            break;
+        }
         for (j = 0; j < 16; ++j) quant__bk_st(dst, at + 16 * (size_t)j, quant__bk_tab(_mm512_mul_ps(d, quant__bk_i8(b + 4 + 16 * j)), o), o);
         break;
     }
@@ -6223,6 +6350,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         const int k5 = t == QUANT_Q5_K;
         const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
         const uint8_t *q = b + (k5 ? 48 : 16);
+        if ((o & 3u) == 1u) {
+            /* finite d and m: no table entry is NaN */
+            if ((b[1] & 0x7Cu) != 0x7Cu && (b[3] & 0x7Cu) != 0x7Cu) quant__bk_k45(b, k5, dst, at, o, 0);
+            else quant__bk_k45(b, k5, dst, at, o, 1);
+            break;
+        }
         for (n = 0; n < 8; n += 2, q += 32) {
             unsigned sc, mn;
             __m512i Ta[2], Tb[2];
@@ -6249,6 +6382,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     }
     case QUANT_Q6_K: {
         const float d = quant__bk_h(b + 208);
+        if ((o & 3u) == 1u) {
+            /* a finite d: d * sc and its products are finite */
+            if ((b[209] & 0x7Cu) != 0x7Cu) quant__bk_q6(b, dst, at, o, 0);
+            else quant__bk_q6(b, dst, at, o, 1);
+            break;
+        }
         for (n = 0; n < 2; ++n) {
             const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
             const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
@@ -8538,6 +8677,11 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_dm
 #undef quant__bk_i8
 #undef quant__bk_h
+#undef quant__bk_bf2
+#undef quant__bk_st32
+#undef quant__bk_q8
+#undef quant__bk_q6
+#undef quant__bk_k45
 #undef quant__bk_one
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
