@@ -1457,7 +1457,6 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_i8 QUANT__SFX(quant__bk_i8)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
-#define quant__bk_st32 QUANT__SFX(quant__bk_st32)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
@@ -6144,12 +6143,6 @@ QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan)
     lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, _mm512_set1_epi16(1), _mm512_set1_epi16(0x7FFE), 0xEA));
     return _mm512_add_epi16(hi, _mm512_srli_epi16(lo, 15));
 }
-/* 32 bf16 values at element `at` of dst */
-QUANT__INLINE void quant__bk_st32(void *dst, size_t at, __m512i v, unsigned o)
-{
-    if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
-    else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
-}
 /* scale * levels, and + m when has_m, as the scalar code computes them */
 QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
 {
@@ -8678,7 +8671,6 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_i8
 #undef quant__bk_h
 #undef quant__bk_bf2
-#undef quant__bk_st32
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_k45
