@@ -1457,6 +1457,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_i8 QUANT__SFX(quant__bk_i8)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
+#define quant__bk_k QUANT__SFX(quant__bk_k)
+#define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
@@ -6128,19 +6130,36 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
         quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
     }
 }
+/* the constants of quant__bk_bf2, made once per block: behind the empty
+   asm gcc keeps them in registers rather than building each at every use */
+typedef struct quant__bk_k {
+    __m512i il, ih, lsb, half;
+} quant__bk_k;
+QUANT__INLINE quant__bk_k quant__bk_kinit(void)
+{
+    quant__bk_k k;
+    k.il = _mm512_cvtepu8_epi16(_mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                                                 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62));
+    k.ih = _mm512_add_epi16(k.il, _mm512_set1_epi16(1));
+    k.lsb = _mm512_set1_epi16(1);
+    k.half = _mm512_set1_epi16(0x7FFE);
+    QUANT__VFENCE(k.il);
+    QUANT__VFENCE(k.ih);
+    QUANT__VFENCE(k.lsb);
+    QUANT__VFENCE(k.half);
+    return k;
+}
 /* 32 bf16 outputs, a's 16 then b's, to nearest even as quant__f32_to_bf16:
    nan 1 as quant__v_to_half; nan 0 for values known not to be NaN, in the
    16-bit halves: hi + the carry out of lo + 0x7FFF + (hi & 1), which is
    bit 15 of vpavgw(lo, 0x7FFE | (hi & 1)) */
-QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan)
+QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan, const quant__bk_k *k)
 {
-    const __m512i il = _mm512_cvtepu8_epi16(_mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-                                                             32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62));
     __m512i hi, lo;
-    if (nan) return _mm512_permutex2var_epi16(quant__v_to_half(a, 1), il, quant__v_to_half(b, 1));
-    lo = _mm512_permutex2var_epi16(_mm512_castps_si512(a), il, _mm512_castps_si512(b));
-    hi = _mm512_permutex2var_epi16(_mm512_castps_si512(a), _mm512_add_epi16(il, _mm512_set1_epi16(1)), _mm512_castps_si512(b));
-    lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, _mm512_set1_epi16(1), _mm512_set1_epi16(0x7FFE), 0xEA));
+    if (nan) return _mm512_permutex2var_epi16(quant__v_to_half(a, 1), k->il, quant__v_to_half(b, 1));
+    lo = _mm512_permutex2var_epi16(_mm512_castps_si512(a), k->il, _mm512_castps_si512(b));
+    hi = _mm512_permutex2var_epi16(_mm512_castps_si512(a), k->ih, _mm512_castps_si512(b));
+    lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, k->lsb, k->half, 0xEA));
     return _mm512_add_epi16(hi, _mm512_srli_epi16(lo, 15));
 }
 /* scale * levels, and + m when has_m, as the scalar code computes them */
@@ -6176,10 +6195,11 @@ QUANT__INLINE float quant__bk_h(const uint8_t *b)
 QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, size_t at, unsigned o, const int nan)
 {
     const __m512 vd = _mm512_set1_ps(d);
+    const quant__bk_k k = quant__bk_kinit();
     int j;
     for (j = 0; j < n32; ++j, q += 32)
         quant__bk_st32(dst, at + 32 * (size_t)j,
-                       quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan), o);
+                       quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan, &k), o);
 }
 /* bf16 from Q6_K: the 32 outputs of plane j (bytes l of ql, qh) are two
    sub-blocks, scales 2j and 2j + 1 of the half; the 16 d * sc are one
@@ -6187,8 +6207,14 @@ QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, s
 QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
 {
     const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
-    const __m512i m15 = _mm512_set1_epi32(15), m30 = _mm512_set1_epi32(0x30);
+    const quant__bk_k k = quant__bk_kinit();
+    __m512i m15 = _mm512_set1_epi32(15), m30 = _mm512_set1_epi32(0x30), s32 = _mm512_set1_epi32(32);
+    float dss[16];
     int n, j, l;
+    QUANT__VFENCE(m15);
+    QUANT__VFENCE(m30);
+    QUANT__VFENCE(s32);
+    _mm512_storeu_ps(dss, ds);
     for (n = 0; n < 2; ++n) {
         const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
         __m512i H[2], A[2], B[2];
@@ -6204,10 +6230,10 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
                 const __m512i lo4 = j & 2 ? _mm512_srli_epi32(c, 4) : _mm512_and_si512(c, m15);
                 /* bits 2j, 2j + 1 of qh to bits 4, 5 */
                 const __m512i h = j == 3 ? _mm512_srli_epi32(H[l], 2) : _mm512_slli_epi32(H[l], (unsigned)(4 - 2 * j));
-                const __m512i q = _mm512_sub_epi32(_mm512_ternarylogic_epi32(lo4, h, m30, 0xF8), _mm512_set1_epi32(32));
-                y[l] = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_set1_epi32(8 * n + 2 * j + l), ds), _mm512_cvtepi32_ps(q));
+                const __m512i q = _mm512_sub_epi32(_mm512_ternarylogic_epi32(lo4, h, m30, 0xF8), s32);
+                y[l] = _mm512_mul_ps(_mm512_set1_ps(dss[8 * n + 2 * j + l]), _mm512_cvtepi32_ps(q));
             }
-            quant__bk_st32(dst, at + 128 * (size_t)n + 32 * (size_t)j, quant__bk_bf2(y[0], y[1], nan), o);
+            quant__bk_st32(dst, at + 128 * (size_t)n + 32 * (size_t)j, quant__bk_bf2(y[0], y[1], nan, &k), o);
         }
     }
 }
@@ -6230,31 +6256,40 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     /* d * sc and m * mn, the scalar code's products */
     const __m512 dm = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
                                     _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
-    const __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
+    const quant__bk_k k = quant__bk_kinit();
+    __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
+    __m256i b1 = _mm256_set1_epi8(1), qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
+    __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
     __m512 T[2];
     int n, j;
+    QUANT__VFENCE(m15);
+    QUANT__VFENCE(s16);
+    QUANT__VFENCE(b1);
+    QUANT__VFENCE(lev16);
+    /* broadcast from memory: one load each */
+    float dms[16];
+    _mm512_storeu_ps(dms, dm);
     for (n = 0; n < 8; n += 2) {
         const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + (k5 ? 48 : 16) + 16 * n)));
         for (j = 0; j < 2; ++j) {
-            const __m512 dl = _mm512_permutexvar_ps(_mm512_set1_epi32(n + j), dm);
-            const __m512 ml = _mm512_permutexvar_ps(_mm512_set1_epi32(8 + n + j), dm);
+            const __m512 dl = _mm512_set1_ps(dms[n + j]), ml = _mm512_set1_ps(dms[8 + n + j]);
             /* dl * level - ml, the product fenced as in quant__bk_dm */
             __m512 p = _mm512_mul_ps(dl, lev);
             QUANT__VFENCE(p);
             T[j] = _mm512_sub_ps(p, ml);
             if (k5) {
-                __m512 p16 = _mm512_mul_ps(dl, _mm512_add_ps(lev, _mm512_set1_ps(16)));
-                const __m256i qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
+                __m512 p16 = _mm512_mul_ps(dl, lev16);
                 __m512i i = j ? _mm512_srli_epi16(W, 4) : _mm512_and_si512(W, m15);
                 QUANT__VFENCE(p16);
-                /* + 16 is | 16 on a nibble */
-                i = _mm512_mask_add_epi16(i, _mm256_test_epi8_mask(qh, _mm256_set1_epi8((char)(1 << (n + j)))), i, s16);
+                /* bit n + j of qh[l] is bit 0 of its byte in qh >> (n + j); + 16 is | 16 on a nibble */
+                i = _mm512_mask_add_epi16(i, _mm256_test_epi8_mask(qh, b1), i, s16);
+                qh = _mm256_srli_epi16(qh, 1);
                 quant__bk_st32(dst, at + 32 * (size_t)(n + j),
-                               _mm512_permutexvar_epi16(i, quant__bk_bf2(T[j], _mm512_sub_ps(p16, ml), nan)), o);
+                               _mm512_permutexvar_epi16(i, quant__bk_bf2(T[j], _mm512_sub_ps(p16, ml), nan, &k)), o);
             }
         }
         if (!k5) {
-            const __m512i t = quant__bk_bf2(T[0], T[1], nan);
+            const __m512i t = quant__bk_bf2(T[0], T[1], nan, &k);
             quant__bk_st32(dst, at + 32 * (size_t)n, _mm512_permutexvar_epi16(_mm512_and_si512(W, m15), t), o);
             quant__bk_st32(dst, at + 32 * (size_t)n + 32, _mm512_permutexvar_epi16(_mm512_or_si512(_mm512_srli_epi16(W, 4), s16), t), o);
         }
@@ -8671,6 +8706,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_i8
 #undef quant__bk_h
 #undef quant__bk_bf2
+#undef quant__bk_k
+#undef quant__bk_kinit
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_k45
