@@ -6449,6 +6449,7 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         __m512 ml = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 82)), _mm512_cvtepi32_ps(_mm512_srli_epi32(S, 4)));
         const int fin = (b[81] & 0x7C) != 0x7C && (b[83] & 0x7C) != 0x7C; /* no NaN entry */
         QUANT__VFENCE(ml);
+        QUANT__UNROLL4 /* so that shift counts and offsets are constants */
         for (n = 0; n < 2; ++n) {
             const uint8_t *q = b + 16 + 32 * n;
             const __m512i i0 = _mm512_add_epi32(e4, _mm512_set1_epi32(8 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(4));
@@ -6501,6 +6502,7 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
                                                      _mm512_and_si512(lo, m15), 0xEA);
         const __m512 dl = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
         const int fin = (b[109] & 0x7C) != 0x7C;
+        QUANT__UNROLL4
         for (n = 0; n < 4; ++n) { /* the 64 elements of sub-blocks 4n .. 4n + 3 */
             const uint8_t *q = b + 32 + 32 * (n / 2);
             const int jb = 2 * (n % 2), hb = 4 * (n / 2) + jb; /* the first j, its hmask bit */
