@@ -1,4 +1,4 @@
-/* floor: how fast can a kernel be on this CPU? For two kernels whose
+/* floor: how fast can a kernel be on this CPU? For three kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
@@ -25,6 +25,20 @@
                 and the permute of four vectors. No rounding, no shift, no
                 zero point, no clamp: AVX-512 has no high 32-bit multiply,
                 so every correct kernel does at least this
+
+   f32 -> iq4_nl (4n bytes read, 18/32 n written; the limit loop writes n):
+   the encoding quant.h defines is ggml_quantize_chunk's, whose
+   quantize_row_iq4_nl_impl tries 15 scales a block (ntry 7) and sums
+   each try's products in element order:
+
+     floor      per vector of 16 and per try, x * s + b (one FMA), the
+                truncation, an and to 0..15, one vpermps of the 16 levels
+                and one FMA into the try's running sum (15 sums side by
+                side, so that no chain of FMAs waits). No block maximum, no
+                nearest-level search (a bucket stands for it), one sum
+                where the search has two, summed across lanes rather than
+                in order, no choice of the best try and no codes written:
+                every correct kernel does more
 
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
@@ -162,6 +176,41 @@ __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size
     if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
 }
 
+/* ---- f32 -> iq4_nl: 15 tries a block of 32 ---- */
+T512 __attribute__((noinline)) static void iq4_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512 lev = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    const __m512 b = _mm512_set1_ps(8.0f);
+    const __m512i m15 = _mm512_set1_epi32(15);
+    __m512 acc[15]; /* one sum a try: 15 chains side by side */
+    size_t i;
+    int t;
+    for (t = 0; t < 15; ++t) acc[t] = _mm512_setzero_ps();
+    for (i = 0; i + 32 <= n; i += 32) {
+        const __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
+        for (t = 0; t < 15; ++t) {
+            const __m512 s = _mm512_set1_ps(0.043f + 0.001f * (float)t);
+            const __m512 q0 = _mm512_permutexvar_ps(_mm512_and_si512(_mm512_cvttps_epi32(_mm512_fmadd_ps(x0, s, b)), m15), lev);
+            const __m512 q1 = _mm512_permutexvar_ps(_mm512_and_si512(_mm512_cvttps_epi32(_mm512_fmadd_ps(x1, s, b)), m15), lev);
+            acc[t] = _mm512_fmadd_ps(q1, x1, _mm512_fmadd_ps(q0, x0, acc[t]));
+        }
+    }
+    for (t = 1; t < 15; ++t) acc[0] = _mm512_add_ps(acc[0], acc[t]);
+    _mm512_storeu_ps((float *)dstv, acc[0]);
+}
+
+__attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_IQ4_NL; dst.data = dstv;
+    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
 typedef void (*loop_fn)(const void *, void *, size_t);
 
 static int cmp_double(const void *a, const void *b)
@@ -192,6 +241,7 @@ static double time_loop(loop_fn f, const void *src, void *dst, size_t n, int rep
 typedef struct fcase {
     const char *title;
     size_t esize;   /* source bytes an element */
+    int f32;        /* the source is floats */
     loop_fn limit;
     const char *names[3];
     loop_fn loops[3];
@@ -215,6 +265,7 @@ static void run_case(const fcase *fc, int runs)
         for (i = 0; i < n; ++i) {
             const uint32_t h = (uint32_t)(i * 2654435761u);
             if (fc->esize == 2) ((uint16_t *)src)[i] = (uint16_t)(0x3C00u + (uint16_t)(h >> 20 & 0x7FFu)); /* 2^-7 to 2^9 */
+            else if (fc->f32) ((float *)src)[i] = (float)((int32_t)(h ^ (h >> 7)) >> 20) / 64.0f; /* +-2^5 */
             else ((int32_t *)src)[i] = (int32_t)(h ^ (h >> 7)) >> (h & 15); /* every magnitude */
         }
         for (k = 0; k < 3 && fc->names[k]; ++k) {
@@ -234,10 +285,12 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[2] = {
-        { "bf16 -> s8", 2, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
-        { "requantize s32 -> s8, double, per channel", 4, limit32, { "floor", "quant.h", NULL },
+    static const fcase cases[3] = {
+        { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
+        { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
           { rq_floor_loop, rq_loop, NULL } },
+        { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
+          { iq4_floor_loop, iq4_loop, NULL } },
     };
     int runs = 11, c;
     if (argc == 3 && strcmp(argv[1], "--runs") == 0) runs = atoi(argv[2]);
@@ -254,7 +307,7 @@ int main(int argc, char **argv)
         rq_m[c] = (int32_t)(0x40000000u | ((uint32_t)c * 2654435761u >> 2));
         rq_sh[c] = -1 - c % 12;
     }
-    for (c = 0; c < 2; ++c) run_case(&cases[c], runs);
+    for (c = 0; c < 3; ++c) run_case(&cases[c], runs);
     return 0;
 }
 #endif
