@@ -1468,6 +1468,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk5_q5tab QUANT__SFX(quant__bk5_q5tab)
 #define quant__bk5_q5idx QUANT__SFX(quant__bk5_q5idx)
 #define quant__bk5_f4idx QUANT__SFX(quant__bk5_f4idx)
+#define quant__bk5_ld QUANT__SFX(quant__bk5_ld)
 #define quant__bk5_scales QUANT__SFX(quant__bk5_scales)
 #define quant__bk5_run QUANT__SFX(quant__bk5_run)
 #define quant__bk5_bf16i QUANT__SFX(quant__bk5_bf16i)
@@ -6558,6 +6559,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
    sum is NaN, and none is subnormal (multiples of 2^-24, NVFP4's of
    2^-10), as vcvtne2ps2bf16 (which flushes them) wants. */
 
+/* 64 bytes at b + 64 r, of the len there are (masked past them) */
+QUANT__INLINE __m512i quant__bk5_ld(const uint8_t *b, size_t len, size_t r)
+{
+    if (len >= 64 * r + 64) return _mm512_loadu_si512((const void *)(b + 64 * r));
+    return _mm512_maskz_loadu_epi8(len > 64 * r ? (__mmask64)(~0ull >> (64 - (len - 64 * r))) : 0u, (const void *)(b + 64 * r));
+}
 /* the scales of the cnt (1 to 16) blocks at b as f32: Q5 d in s[k], Q5_1
    m in m[k], NVFP4 s[4k + n] as quant__ue4m3_half (with a = c & 0x7F: 0
    for c 0x7F, a 2^-10 for a < 8, else the f32 bits (a << 20) + (119 << 23),
@@ -6565,12 +6572,20 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
 QUANT__INLINE int quant__bk5_scales(unsigned t, const uint8_t *b, size_t cnt, float *s, float *m)
 {
     const int bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
-    const __m512i off = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                           _mm512_set1_epi32(bb));
-    /* the first 4 bytes of each block (only those: no read past the last) */
-    const __m512i w = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), (__mmask16)((1u << cnt) - 1u), off, b, 1);
+    const size_t len = cnt * (size_t)bb;
+    /* the first 4 bytes of block k to dword k: words bb / 2 k and the next,
+       from pairs of vectors (128 bytes) with vpermt2w (a gather is slower) */
+    const __m512i iw = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i pos = _mm512_add_epi16(_mm512_mullo_epi16(_mm512_srli_epi16(iw, 1), _mm512_set1_epi16((short)(bb / 2))),
+                                         _mm512_and_si512(iw, _mm512_set1_epi16(1)));
+    __m512i w = _mm512_permutex2var_epi16(quant__bk5_ld(b, len, 0), pos, quant__bk5_ld(b, len, 1));
     uint32_t c4[16];
     int n;
+    for (n = 1; n < (t == QUANT_NVFP4_BLOCK ? 5 : 3); ++n)
+        w = _mm512_mask_mov_epi16(w, _mm512_cmpeq_epi16_mask(_mm512_srli_epi16(pos, 6), _mm512_set1_epi16((short)n)),
+                                  _mm512_permutex2var_epi16(quant__bk5_ld(b, len, 2 * (size_t)n), pos,
+                                                            quant__bk5_ld(b, len, 2 * (size_t)n + 1)));
     if (t != QUANT_NVFP4_BLOCK) {
         const __m512i e = _mm512_set1_epi32(t == QUANT_Q5_1 ? 0x7C007C00 : 0x7C00);
         _mm512_storeu_ps(s, _mm512_cvtph_ps(_mm512_cvtepi32_epi16(w)));
@@ -6661,13 +6676,18 @@ QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, siz
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float s[64], m[16];
+    float sb[2][64], mb[2][16];
     size_t k0, j;
-    int n;
+    int n, ok[2];
+    /* a batch's scales made while the one before is decoded (their latency
+       hidden) */
+    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16;
+        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
         const uint8_t *b = src + k0 * bb;
-        if (!quant__bk5_scales(t, b, cnt, s, m)) {
+        const float *s = sb[c], *m = mb[c];
+        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
+        if (!ok[c]) {
             for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
             continue;
         }
@@ -6714,13 +6734,18 @@ QUANT__BF16I_FN void quant__bk5_bf16i(unsigned t, const uint8_t *src, void *dst,
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float s[64], m[16];
+    float sb[2][64], mb[2][16];
     size_t k0, j;
-    int n;
+    int n, ok[2];
+    /* a batch's scales made while the one before is decoded (their latency
+       hidden) */
+    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16;
+        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
         const uint8_t *b = src + k0 * bb;
-        if (!quant__bk5_scales(t, b, cnt, s, m)) {
+        const float *s = sb[c], *m = mb[c];
+        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
+        if (!ok[c]) {
             for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
             continue;
         }
@@ -8940,6 +8965,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk5_q5tab
 #undef quant__bk5_q5idx
 #undef quant__bk5_f4idx
+#undef quant__bk5_ld
 #undef quant__bk5_scales
 #undef quant__bk5_run
 #undef quant__bk5_bf16i
