@@ -6609,6 +6609,9 @@ QUANT__INLINE int quant__bk5_scales(unsigned t, const uint8_t *b, size_t cnt, fl
 typedef struct quant__bk5_k {
     __m512 la, lb, fp4;
     __m512i w15, wsh, wsh8, wg, d15, d16, dsh;
+#if QUANT__PASS_VBMI
+    __m512i f4b;
+#endif
 } quant__bk5_k;
 QUANT__INLINE quant__bk5_k quant__bk5_kinit(unsigned t)
 {
@@ -6626,6 +6629,12 @@ QUANT__INLINE quant__bk5_k quant__bk5_kinit(unsigned t)
     k.d15 = _mm512_set1_epi32(15);
     k.d16 = _mm512_set1_epi32(16);
     k.dsh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi32(4), 1);
+#if QUANT__PASS_VBMI
+    /* NVFP4: word w takes byte 8 (w / 16) + w % 8 of the 16 */
+    k.f4b = _mm512_set_epi8(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8,
+                             7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+    QUANT__VFENCE(k.f4b);
+#endif
     QUANT__VFENCE(k.la);
     QUANT__VFENCE(k.lb);
     QUANT__VFENCE(k.fp4);
@@ -6666,8 +6675,13 @@ QUANT__INLINE __m512i quant__bk5_q5idx(const uint8_t *q, const uint8_t *h, const
    second sub-block */
 QUANT__INLINE __m512i quant__bk5_f4idx(const uint8_t *q, int hf, const quant__bk5_k *k)
 {
+#if QUANT__PASS_VBMI
+    /* vpermb spreads the bytes (the high byte of a word is not read) */
+    const __m512i x = _mm512_permutexvar_epi8(k->f4b, _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * hf))));
+#else
     const __m256i b = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * hf)));
     const __m512i x = _mm512_cvtepu8_epi16(_mm256_permute4x64_epi64(b, 0x50));
+#endif
     return _mm512_ternarylogic_epi32(_mm512_srlv_epi16(x, k->wsh8), k->w15, k->wg, 0xEA);
 }
 /* the nb blocks of Q5_0, Q5_1 or NVFP4 from src to f32 (o & 3 == 0) or
@@ -6703,8 +6717,8 @@ QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, siz
             } else if (t == QUANT_NVFP4_BLOCK) {
                 for (n = 0; n < 4; ++n) {
                     /* bytes 8n .. 8n + 7 twice, the second time >> 4 (vpermps reads bits 3:0) */
-                    const __m128i q = _mm_loadl_epi64((const __m128i *)(const void *)(b + 4 + 8 * n));
-                    const __m512i x = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(q, q)), k.dsh);
+                    const __m128i q = _mm_castpd_si128(_mm_loaddup_pd((const double *)(const void *)(b + 4 + 8 * n)));
+                    const __m512i x = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(q), k.dsh);
                     const __m512 T = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + (size_t)n]));
                     quant__bk_st(dst, at + 16 * (size_t)n, _mm512_castps_si512(_mm512_permutexvar_ps(x, T)), o);
                 }
