@@ -1463,6 +1463,15 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
+#define quant__bk5_k QUANT__SFX(quant__bk5_k)
+#define quant__bk5_kinit QUANT__SFX(quant__bk5_kinit)
+#define quant__bk5_q5tab QUANT__SFX(quant__bk5_q5tab)
+#define quant__bk5_q5idx QUANT__SFX(quant__bk5_q5idx)
+#define quant__bk5_f4idx QUANT__SFX(quant__bk5_f4idx)
+#define quant__bk5_ld QUANT__SFX(quant__bk5_ld)
+#define quant__bk5_scales QUANT__SFX(quant__bk5_scales)
+#define quant__bk5_run QUANT__SFX(quant__bk5_run)
+#define quant__bk5_bf16i QUANT__SFX(quant__bk5_bf16i)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
@@ -6541,6 +6550,241 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     }
 }
 
+/* Q5_0, Q5_1 and NVFP4 to f32 or bf16, 16 blocks a batch: the batch's
+   scales gathered and converted at once (f16 by vcvtph2ps, UE4M3 from
+   its bits), then one 32-entry table a block (Q5: its 32 levels; NVFP4:
+   two sub-blocks of 16, twice) for vpermw (bf16, the table rounded
+   once) or vpermt2ps / vpermps (f32). A Q5 batch with an Inf or NaN d or
+   m goes block by block through quant__bk_one; finite, no product or
+   sum is NaN, and none is subnormal (multiples of 2^-24, NVFP4's of
+   2^-10), as vcvtne2ps2bf16 (which flushes them) wants. */
+
+/* 64 bytes at b + 64 r, of the len there are (masked past them) */
+QUANT__INLINE __m512i quant__bk5_ld(const uint8_t *b, size_t len, size_t r)
+{
+    if (len >= 64 * r + 64) return _mm512_loadu_si512((const void *)(b + 64 * r));
+    return _mm512_maskz_loadu_epi8(len > 64 * r ? (__mmask64)(~0ull >> (64 - (len - 64 * r))) : 0u, (const void *)(b + 64 * r));
+}
+/* the scales of the cnt (1 to 16) blocks at b as f32: Q5 d in s[k], Q5_1
+   m in m[k], NVFP4 s[4k + n] as quant__ue4m3_half (with a = c & 0x7F: 0
+   for c 0x7F, a 2^-10 for a < 8, else the f32 bits (a << 20) + (119 << 23),
+   (8 + m) 2^(e - 11)); 0 when a Q5 d or m is Inf or NaN */
+QUANT__INLINE int quant__bk5_scales(unsigned t, const uint8_t *b, size_t cnt, float *s, float *m)
+{
+    const int bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
+    const size_t len = cnt * (size_t)bb;
+    /* the first 4 bytes of block k to dword k: words bb / 2 k and the next,
+       from pairs of vectors (128 bytes) with vpermt2w (a gather is slower) */
+    const __m512i iw = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i pos = _mm512_add_epi16(_mm512_mullo_epi16(_mm512_srli_epi16(iw, 1), _mm512_set1_epi16((short)(bb / 2))),
+                                         _mm512_and_si512(iw, _mm512_set1_epi16(1)));
+    __m512i w = _mm512_permutex2var_epi16(quant__bk5_ld(b, len, 0), pos, quant__bk5_ld(b, len, 1));
+    uint32_t c4[16];
+    int n;
+    for (n = 1; n < (t == QUANT_NVFP4_BLOCK ? 5 : 3); ++n)
+        w = _mm512_mask_mov_epi16(w, _mm512_cmpeq_epi16_mask(_mm512_srli_epi16(pos, 6), _mm512_set1_epi16((short)n)),
+                                  _mm512_permutex2var_epi16(quant__bk5_ld(b, len, 2 * (size_t)n), pos,
+                                                            quant__bk5_ld(b, len, 2 * (size_t)n + 1)));
+    if (t != QUANT_NVFP4_BLOCK) {
+        const __m512i e = _mm512_set1_epi32(t == QUANT_Q5_1 ? 0x7C007C00 : 0x7C00);
+        _mm512_storeu_ps(s, _mm512_cvtph_ps(_mm512_cvtepi32_epi16(w)));
+        if (t == QUANT_Q5_1) _mm512_storeu_ps(m, _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(w, 16))));
+        return !(_mm512_test_epi32_mask(_mm512_andnot_si512(w, e), _mm512_set1_epi32(0x7C00)) != 0xFFFFu ||
+                 (t == QUANT_Q5_1 && _mm512_test_epi32_mask(_mm512_andnot_si512(w, e), _mm512_set1_epi32(0x7C000000)) != 0xFFFFu));
+    }
+    _mm512_storeu_si512((void *)c4, w);
+    for (n = 0; n < 4; ++n) {
+        const __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(c4 + 4 * n)));
+        const __m512i a = _mm512_and_si512(c, _mm512_set1_epi32(0x7F));
+        __m512 v = _mm512_castsi512_ps(_mm512_add_epi32(_mm512_slli_epi32(a, 20), _mm512_set1_epi32(119 << 23)));
+        v = _mm512_mask_mul_ps(v, _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(8)), _mm512_cvtepi32_ps(a),
+                               _mm512_set1_ps(1.0f / 1024.0f));
+        _mm512_storeu_ps(s + 16 * n, _mm512_maskz_mov_ps(_mm512_cmpneq_epi32_mask(c, _mm512_set1_epi32(0x7F)), v));
+    }
+    return 1;
+}
+/* the constants of the loops below, made once (behind the empty asm gcc
+   keeps them in registers) */
+typedef struct quant__bk5_k {
+    __m512 la, lb, fp4;
+    __m512i w15, wsh, wsh8, wg, d15, d16, dsh;
+#if QUANT__PASS_VBMI
+    __m512i f4b;
+#endif
+} quant__bk5_k;
+QUANT__INLINE quant__bk5_k quant__bk5_kinit(unsigned t)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    quant__bk5_k k;
+    /* the table's two halves of levels: Q5_0 q - 16, Q5_1 q */
+    k.la = t == QUANT_Q5_1 ? lev : _mm512_sub_ps(lev, _mm512_set1_ps(16));
+    k.lb = t == QUANT_Q5_1 ? _mm512_add_ps(lev, _mm512_set1_ps(16)) : lev;
+    k.fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    k.w15 = _mm512_set1_epi16(15);
+    /* word shifts: Q5 4 for words 16..31, NVFP4 4 for the second 8 of each 16 */
+    k.wsh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
+    k.wsh8 = _mm512_maskz_mov_epi64(0xCC, _mm512_set1_epi16(4));
+    k.wg = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(16), 1); /* NVFP4's second sub-block */
+    k.d15 = _mm512_set1_epi32(15);
+    k.d16 = _mm512_set1_epi32(16);
+    k.dsh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi32(4), 1);
+#if QUANT__PASS_VBMI
+    /* NVFP4: word w takes byte 8 (w / 16) + w % 8 of the 16 */
+    k.f4b = _mm512_set_epi8(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8, 15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8,
+                             7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+    QUANT__VFENCE(k.f4b);
+#endif
+    QUANT__VFENCE(k.la);
+    QUANT__VFENCE(k.lb);
+    QUANT__VFENCE(k.fp4);
+    QUANT__VFENCE(k.w15);
+    QUANT__VFENCE(k.wsh);
+    QUANT__VFENCE(k.wsh8);
+    QUANT__VFENCE(k.wg);
+    QUANT__VFENCE(k.d15);
+    QUANT__VFENCE(k.d16);
+    QUANT__VFENCE(k.dsh);
+    return k;
+}
+/* a Q5 block's table halves, the scalar code's products (and sums) */
+QUANT__INLINE void quant__bk5_q5tab(unsigned t, const quant__bk5_k *k, float d, float m, __m512 *a, __m512 *b)
+{
+    const __m512 vd = _mm512_set1_ps(d);
+    __m512 A = _mm512_mul_ps(k->la, vd), B = _mm512_mul_ps(k->lb, vd);
+    if (t == QUANT_Q5_1) {
+        QUANT__VFENCE(A);
+        QUANT__VFENCE(B);
+        A = _mm512_add_ps(A, _mm512_set1_ps(m));
+        B = _mm512_add_ps(B, _mm512_set1_ps(m));
+    }
+    *a = A;
+    *b = B;
+}
+/* the 32 word indices of a Q5 block (qs at q, qh at h): words 0..15 the
+   low nibbles, 16..31 the high ones, bit 4 the qh bit (vpermw reads bits
+   4:0) */
+QUANT__INLINE __m512i quant__bk5_q5idx(const uint8_t *q, const uint8_t *h, const quant__bk5_k *k)
+{
+    const __m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)q));
+    const __m512i x = _mm512_srlv_epi16(_mm512_cvtepu8_epi16(b), k->wsh);
+    return _mm512_ternarylogic_epi32(k->w15, x, _mm512_movm_epi16(_cvtu32_mask32(quant__ld4(h))), 0xCA);
+}
+/* the 32 word indices of half hf of an NVFP4 block's codes at q: word w
+   is nibble (w / 8) % 2 of byte 16 hf + 8 (w / 16) + w % 8, + 16 for the
+   second sub-block */
+QUANT__INLINE __m512i quant__bk5_f4idx(const uint8_t *q, int hf, const quant__bk5_k *k)
+{
+#if QUANT__PASS_VBMI
+    /* vpermb spreads the bytes (the high byte of a word is not read) */
+    const __m512i x = _mm512_permutexvar_epi8(k->f4b, _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * hf))));
+#else
+    const __m256i b = _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * hf)));
+    const __m512i x = _mm512_cvtepu8_epi16(_mm256_permute4x64_epi64(b, 0x50));
+#endif
+    return _mm512_ternarylogic_epi32(_mm512_srlv_epi16(x, k->wsh8), k->w15, k->wg, 0xEA);
+}
+/* the nb blocks of Q5_0, Q5_1 or NVFP4 from src to f32 (o & 3 == 0) or
+   bf16 (1); a constant t and o & 3 where it is inlined */
+QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
+    const quant__bk5_k k = quant__bk5_kinit(t);
+    float sb[2][64], mb[2][16];
+    size_t k0, j;
+    int n, ok[2];
+    /* a batch's scales made while the one before is decoded (their latency
+       hidden) */
+    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    for (k0 = 0; k0 < nb; k0 += 16) {
+        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const uint8_t *b = src + k0 * bb;
+        const float *s = sb[c], *m = mb[c];
+        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
+        if (!ok[c]) {
+            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
+            continue;
+        }
+        for (j = 0; j < cnt; ++j, b += bb) {
+            const size_t at = (k0 + j) * be;
+            if (t == QUANT_NVFP4_BLOCK && (o & 3u)) {
+                for (n = 0; n < 2; ++n) {
+                    const __m512 A = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + 2 * (size_t)n]));
+                    const __m512 B = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + 2 * (size_t)n + 1]));
+                    quant__bk_st32(dst, at + 32 * (size_t)n,
+                                   _mm512_permutexvar_epi16(quant__bk5_f4idx(b + 4, n, &k), quant__bk_tab32(A, B, 1u, 1)), o);
+                }
+            } else if (t == QUANT_NVFP4_BLOCK) {
+                for (n = 0; n < 4; ++n) {
+                    /* bytes 8n .. 8n + 7 twice, the second time >> 4 (vpermps reads bits 3:0) */
+                    const __m128i q = _mm_castpd_si128(_mm_loaddup_pd((const double *)(const void *)(b + 4 + 8 * n)));
+                    const __m512i x = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(q), k.dsh);
+                    const __m512 T = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + (size_t)n]));
+                    quant__bk_st(dst, at + 16 * (size_t)n, _mm512_castps_si512(_mm512_permutexvar_ps(x, T)), o);
+                }
+            } else {
+                const uint8_t *h = b + 2 + 2 * (t == QUANT_Q5_1), *q = h + 4;
+                __m512 A, B;
+                quant__bk5_q5tab(t, &k, s[j], t == QUANT_Q5_1 ? m[j] : 0.0f, &A, &B);
+                if (o & 3u) {
+                    quant__bk_st32(dst, at, _mm512_permutexvar_epi16(quant__bk5_q5idx(q, h, &k), quant__bk_tab32(A, B, 1u, 1)), o);
+                } else {
+                    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+                    const uint32_t qh = quant__ld4(h);
+                    const __m512i i0 = _mm512_and_si512(D, k.d15), i1 = _mm512_srli_epi32(D, 4);
+                    quant__bk_st(dst, at, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i0, (__mmask16)qh, i0, k.d16), B)), o);
+                    quant__bk_st(dst, at + 16,
+                                 _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i1, (__mmask16)(qh >> 16), i1, k.d16), B)), o);
+                }
+            }
+        }
+    }
+}
+#if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
+#  define QUANT__BK5_BF16I 1
+/* the same to bf16 with AVX512-BF16: vcvtne2ps2bf16 rounds each table
+   (t a variable here: under dispatch this is a function of its own) */
+QUANT__BF16I_FN void quant__bk5_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
+    const quant__bk5_k k = quant__bk5_kinit(t);
+    float sb[2][64], mb[2][16];
+    size_t k0, j;
+    int n, ok[2];
+    /* a batch's scales made while the one before is decoded (their latency
+       hidden) */
+    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    for (k0 = 0; k0 < nb; k0 += 16) {
+        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const uint8_t *b = src + k0 * bb;
+        const float *s = sb[c], *m = mb[c];
+        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
+        if (!ok[c]) {
+            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
+            continue;
+        }
+        for (j = 0; j < cnt; ++j, b += bb) {
+            const size_t at = (k0 + j) * be;
+            if (t == QUANT_NVFP4_BLOCK) {
+                for (n = 0; n < 2; ++n) {
+                    const __m512 A = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + 2 * (size_t)n]));
+                    const __m512 B = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + 2 * (size_t)n + 1]));
+                    quant__bk_st32(dst, at + 32 * (size_t)n,
+                                   _mm512_permutexvar_epi16(quant__bk5_f4idx(b + 4, n, &k), (__m512i)_mm512_cvtne2ps_pbh(B, A)), o);
+                }
+            } else {
+                const uint8_t *h = b + 2 + 2 * (t == QUANT_Q5_1), *q = h + 4;
+                __m512 A, B;
+                quant__bk5_q5tab(t, &k, s[j], t == QUANT_Q5_1 ? m[j] : 0.0f, &A, &B);
+                quant__bk_st32(dst, at, _mm512_permutexvar_epi16(quant__bk5_q5idx(q, h, &k), (__m512i)_mm512_cvtne2ps_pbh(B, A)), o);
+            }
+        }
+    }
+}
+#else
+#  define QUANT__BK5_BF16I 0
+#endif
+
 /* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
    Returns 0 for a type this pass leaves to the scalar code. */
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
@@ -6549,6 +6793,22 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     size_t k;
     /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
     if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
+    if ((t == QUANT_Q5_0 || t == QUANT_Q5_1 || t == QUANT_NVFP4_BLOCK) && (o & 3u) != 2u) {
+        /* a copy for each type and output */
+#if QUANT__BK5_BF16I
+        if ((o & 1u) && QUANT__BF16I_ON) quant__bk5_bf16i(t, src, dst, nb, 1u | (o & 4u));
+        else
+#endif
+        if (t == QUANT_Q5_0 && o & 1u) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 1u | (o & 4u));
+        else if (t == QUANT_Q5_0) quant__bk5_run(QUANT_Q5_0, src, dst, nb, o);
+        else if (t == QUANT_Q5_1 && o & 1u) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 1u | (o & 4u));
+        else if (t == QUANT_Q5_1) quant__bk5_run(QUANT_Q5_1, src, dst, nb, o);
+        else if (o & 1u) quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 1u | (o & 4u));
+        else quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, o);
+        if (o & 4u) _mm_sfence();
+        return 1;
+    }
+#undef QUANT__BK5_BF16I
     switch (t) {
 /* bf16 has a loop of its own, where its rounding's constants are held
    (streaming stays a test at the stores) */
@@ -8714,6 +8974,15 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q6
 #undef quant__bk_k45
 #undef quant__bk_one
+#undef quant__bk5_k
+#undef quant__bk5_kinit
+#undef quant__bk5_q5tab
+#undef quant__bk5_q5idx
+#undef quant__bk5_f4idx
+#undef quant__bk5_ld
+#undef quant__bk5_scales
+#undef quant__bk5_run
+#undef quant__bk5_bf16i
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
