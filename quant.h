@@ -8868,7 +8868,7 @@ QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint6
 QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, const quant_tensor *same, unsigned esize, size_t *count)
 {
     const size_t limit = (size_t)(((uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX) >>
-                                  (esize == 4 ? 2 : esize == 2 ? 1 : 0)); /* bytes (no 64-bit division) */
+                                  (esize >> 1)); /* bytes, esize 1, 2 or 4 (no 64-bit division) */
     size_t n = 1;
     uint64_t p;
     int i, diff = 0, over = 0;
@@ -10961,7 +10961,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
         ax = (int)a;
         want = src->dims[ax];
 #if !QUANT__SIMD_ANY
-        for (i = ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i]; /* may wrap here if n is 0 */
+        for (i = src->rank - 1; i > ax; --i) inner *= (size_t)src->dims[i]; /* may wrap here if n is 0 */
 #endif
     } else if (rq->qtype != QUANT_PER_TENSOR) {
         return QUANT_ERR_QTYPE;
@@ -10989,13 +10989,13 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
     esize = out == QUANT__RQ_S16 ? 2u : 1u;
     if (((uintptr_t)src->data & 3u) | ((uintptr_t)dst->data & (esize - 1u))) return QUANT_ERR_ALIGN;
-    db = n * esize;
+    db = n << (esize - 1u);
     pb = nch * 4u; /* nch <= n elements: no overflow */
     if (quant__overlap(src->data, n * 4u, dst->data, db) || quant__overlap(p0, pb, dst->data, db) ||
         quant__overlap(p1, pb, dst->data, db))
         return QUANT_ERR_OVERLAP;
-    if (n == 0) return QUANT_OK;
 
+    /* n 0: the loops below do nothing */
     k.lo = rq->act_min - rq->zp;
     k.hi = rq->act_max - rq->zp;
     k.zp = rq->zp;
@@ -11031,10 +11031,9 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
         const quant__rqk c0 = k;
         size_t e = 0, c = 0;
         for (j = 0; j < n; ++j) {
-            int64_t v = fl ? quant__rq_float_wide(x[j], ((const float *)p0)[c])
-                           : quant__rq_fixed64(x[j], ((const int32_t *)p0)[c], ((const int32_t *)p1)[c], c0.rounding);
-            v = v < c0.lo ? c0.lo : v > c0.hi ? c0.hi : v;
-            quant__rq_put(y, j, (int32_t)v + c0.zp, c0.out);
+            const int32_t v = fl ? quant__rq_float(x[j], ((const float *)p0)[c], c0.lo, c0.hi)
+                                 : quant__rq_fixed(x[j], ((const int32_t *)p0)[c], ((const int32_t *)p1)[c], c0.rounding, c0.lo, c0.hi);
+            quant__rq_put(y, j, v + c0.zp, c0.out);
             if (++e == inner) {
                 e = 0;
                 if (++c == nch) c = 0;
