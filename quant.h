@@ -4828,17 +4828,6 @@ QUANT__INLINE int32_t quant__rq_float(int32_t acc, float s, int32_t lo, int32_t 
     y = (y + 12582912.0f) - 12582912.0f;
     return (int32_t)y;
 }
-/* the same rounded, clamped only to [-2^20, 2^20] (wider than any clamp
-   before the zero point: the clamp after it gives the same value) */
-QUANT__INLINE int32_t quant__rq_float_wide(int32_t acc, float s)
-{
-    float y = (float)acc * s;
-    if (y < -1048576.0f) y = -1048576.0f;
-    if (y > 1048576.0f) y = 1048576.0f;
-    y = (y + 12582912.0f) - 12582912.0f;
-    return (int32_t)y;
-}
-
 QUANT__INLINE void quant__rq_put(void *dst, size_t i, int32_t q, unsigned out)
 {
     if (QUANT__S16 && out == QUANT__RQ_S16) ((int16_t *)dst)[i] = (int16_t)q;
