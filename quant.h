@@ -4777,16 +4777,24 @@ QUANT__INLINE int64_t quant__asr64(int64_t v, unsigned s) { return v < 0 ? ~(~v 
    does: the references' acc * 2^shift is exact whenever it fits in int32,
    and where it does not they wrap; this computes the exact value. */
 QUANT__INLINE int32_t quant__asr32(int32_t v, unsigned s) { return v < 0 ? ~(~v >> s) : v >> s; }
+/* The folded formula, for every shift, before the clamp: with q = p +
+   DOUBLE's nudge, floor((q + 2^(30-shift)) / 2^(31-shift)) = floor((floor(q
+   / 2^(30-shift)) + 1) / 2), one 64-bit shift by a variable */
+QUANT__INLINE int64_t quant__rq_fixed64(int32_t acc, int32_t m, int32_t shift, unsigned rounding)
+{
+    int64_t p = (int64_t)acc * m;
+    if (rounding == QUANT_RQ_DOUBLE && shift < 0) { /* + 2^30, less 2^31 where p < -2^30 */
+        p += (int64_t)1 << 30;
+        if (p < 0) p -= (int64_t)1 << 31;
+    }
+    return quant__asr64(quant__asr64(p, (unsigned)(30 - shift)) + 1, 1);
+}
 #if QUANT__RQ_SMALL
-/* the folded formula as it stands, for every shift: a 64-bit add and shift
-   (the size-optimized build's form) */
+/* the folded formula as it stands (the size-optimized build's form) */
 QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
 {
-    const int64_t p = (int64_t)acc * m, half = (int64_t)1 << 30;
-    int64_t add = (int64_t)1 << (30 - shift);
-    if (rounding == QUANT_RQ_DOUBLE && shift < 0) add += p < -half ? -half : half;
-    add = quant__asr64(p + add, (unsigned)(31 - shift));
-    return add < lo ? lo : add > hi ? hi : (int32_t)add;
+    const int64_t v = quant__rq_fixed64(acc, m, shift, rounding);
+    return v < lo ? lo : v > hi ? hi : (int32_t)v;
 }
 #else
 QUANT__INLINE int32_t quant__rq_fixed(int32_t acc, int32_t m, int32_t shift, unsigned rounding, int32_t lo, int32_t hi)
@@ -4829,7 +4837,6 @@ QUANT__INLINE int32_t quant__rq_float(int32_t acc, float s, int32_t lo, int32_t 
     y = (y + 12582912.0f) - 12582912.0f;
     return (int32_t)y;
 }
-
 QUANT__INLINE void quant__rq_put(void *dst, size_t i, int32_t q, unsigned out)
 {
     if (QUANT__S16 && out == QUANT__RQ_S16) ((int16_t *)dst)[i] = (int16_t)q;
@@ -9110,27 +9117,35 @@ QUANT__PRIVATE int quant__mul_over(uint64_t a, uint64_t b, uint64_t limit, uint6
 }
 
 /* Element count of a tensor; QUANT_ERR_RANK / QUANT_ERR_SHAPE when it has
-   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. */
-QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, unsigned esize, size_t *count)
+   no valid shape or its byte size passes SIZE_MAX or INT64_MAX. Past the
+   limit the product stops growing and over is set: it is an error unless
+   a dim is 0. With a 32-bit size_t limit < 2^32, so every product fits in
+   64 bits and quant__mul_over is left out. same (or NULL): a tensor that
+   must have t's dims, after t's own checks QUANT_ERR_RANK for its rank,
+   QUANT_ERR_SHAPE for other dims. */
+QUANT__PRIVATE quant_status quant__count(const quant_tensor *t, const quant_tensor *same, unsigned esize, size_t *count)
 {
-    const uint64_t limit = (uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX
-                                                                    : (uint64_t)INT64_MAX;
-    uint64_t n = 1;
-    int i, zero = 0;
+    const size_t limit = (size_t)(((uint64_t)SIZE_MAX < (uint64_t)INT64_MAX ? (uint64_t)SIZE_MAX : (uint64_t)INT64_MAX) >>
+                                  (esize >> 1)); /* bytes, esize 1, 2 or 4 (no 64-bit division) */
+    size_t n = 1;
+    uint64_t p;
+    int i, diff = 0, over = 0;
     if (t->rank < 0 || t->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
     for (i = 0; i < t->rank; ++i) {
-        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
-        if (t->dims[i] == 0) zero = 1;
-    }
-    if (zero) { *count = 0; return QUANT_OK; }
-    for (i = 0; i < t->rank; ++i) {
         const uint64_t d = (uint64_t)t->dims[i];
-        if (((n | d) >> 32) == 0) { /* the common case: the product fits in 64 bits */
-            n *= d;
-            if (n > limit) return QUANT_ERR_SHAPE;
-        } else if (quant__mul_over(n, d, limit, &n)) return QUANT_ERR_SHAPE;
+        if (t->dims[i] < 0) return QUANT_ERR_SHAPE;
+        if (same && same->dims[i] != t->dims[i]) diff = 1;
+        if (d > limit) over = 1;
+        else if ((uint64_t)SIZE_MAX >> 32 == 0 || (((uint64_t)n | d) >> 32) == 0 ? (p = (uint64_t)n * d) > limit /* fits in 64 bits */
+                 : quant__mul_over(n, d, limit, &p))
+            over = 1;
+        else n = (size_t)p;
     }
-    if (n > limit >> (esize == 4 ? 2 : esize == 2 ? 1 : 0)) return QUANT_ERR_SHAPE; /* bytes (no 64-bit division) */
+    if (over && n) return QUANT_ERR_SHAPE;
+    if (same) {
+        if (same->rank < 0 || same->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
+        if (same->rank != t->rank || diff) return QUANT_ERR_SHAPE;
+    }
     *count = (size_t)n;
     return QUANT_OK;
 }
@@ -9195,16 +9210,12 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
 #ifdef QUANT_NO_F8
     if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
 #endif
-    /* src is counted with the larger element size, dst only compared with
-       it: equal dims make an equal count */
-    if ((st = quant__count(src, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
+    /* src is counted with the larger element size, dst's dims compared
+       with its: equal dims make an equal count */
+    if ((st = quant__count(src, dst, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
                                                ? quant__dtype_size(f->dtype) : quant__dtype_size(qdt)),
                            &n)) != QUANT_OK)
         return st;
-    if (dst->rank < 0 || dst->rank > QUANT_MAX_RANK) return QUANT_ERR_RANK;
-    if (src->rank != dst->rank) return QUANT_ERR_SHAPE;
-    for (i = 0; i < src->rank; ++i)
-        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
     if (quant__blk(qdt)) { /* whole blocks along the last dim, one op per tensor */
         if (a->qtype != QUANT_PER_TENSOR) return QUANT_ERR_QTYPE;
         if (src->rank == 0 || ((uint64_t)src->dims[src->rank - 1] & (quant__blk(qdt) - 1u))) return QUANT_ERR_SHAPE;
@@ -9363,7 +9374,7 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
             !(QUANT__MX && (scales_t->dtype == QUANT_E8M0 || scales_t->dtype == QUANT_F8_E4M3)))
             return QUANT_ERR_SCALES;
         if (!quant__grid_shape_ok(scales_t, src, a)) return QUANT_ERR_SCALES;
-        if (quant__count(scales_t, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
+        if (quant__count(scales_t, NULL, 4, &n_sc) != QUANT_OK) return QUANT_ERR_SCALES;
         if (n_sc > 0 && scales_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(scales_t)) return QUANT_ERR_ALIGN;
         plan->sdtype = (unsigned char)scales_t->dtype;
@@ -9396,7 +9407,7 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
             plan->zp_kind = zps_t->dtype == QUANT_S4 ? QUANT__ZP_S4 : zps_t->dtype == QUANT_U4 ? QUANT__ZP_U4
                           : zps_t->dtype == QUANT_S2 ? QUANT__ZP_S2 : QUANT__ZP_U2;
         else return QUANT_ERR_ZPS;
-        if (quant__count(zps_t, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
+        if (quant__count(zps_t, NULL, (unsigned)quant__dtype_size(zps_t->dtype), &n_zp) != QUANT_OK) return QUANT_ERR_ZPS;
         /* the grid's shape, or one zero point for the whole tensor */
         if (!quant__grid_shape_ok(zps_t, src, a) &&
             !(a->qtype == QUANT_PER_GROUP && n_zp == 1 && (zps_t->rank <= 1 || zps_t->rank == src->rank)))
@@ -10954,7 +10965,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
         if (a->tensor_scale != 0.0f) return QUANT_ERR_ATTR; /* nor a second scale */
     }
     if ((scales->dtype != QUANT_F32 && scales->dtype != sdt) || !quant__grid_shape_ok(scales, src, a) ||
-        quant__count(scales, 4, &ns) != QUANT_OK || (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
+        quant__count(scales, NULL, 4, &ns) != QUANT_OK || (a->qtype == QUANT_PER_TENSOR ? ns != 1 : (uint64_t)ns != channels))
         return QUANT_ERR_SCALES;
     sb = quant__bytes(scales->dtype, ns);
     if (ns > 0 && scales->data == NULL) return QUANT_ERR_NULL;
@@ -10965,7 +10976,7 @@ QUANT__PRIVATE quant_status quant__check_choose(quant__plan *p, const quant_tens
                          (zps->dtype == QUANT_S8 && qdt != QUANT_U8) ||
                          (zps->dtype == QUANT_U8 && (qdt == QUANT_U8 || qdt == QUANT_U4 || qdt == QUANT_U2));
         if ((zps->dtype != QUANT_S8 && zps->dtype != QUANT_U8 && zps->dtype != QUANT_S32) || !fits ||
-            !quant__grid_shape_ok(zps, src, a) || quant__count(zps, 4, &nz) != QUANT_OK || nz != ns)
+            !quant__grid_shape_ok(zps, src, a) || quant__count(zps, NULL, 4, &nz) != QUANT_OK || nz != ns)
             return QUANT_ERR_ZPS;
         if (nz > 0 && zps->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps)) return QUANT_ERR_ALIGN;
@@ -11184,74 +11195,65 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 
 #if QUANT__RQ
 /* ---- quant_requantize ---------------------------------------------------- */
-/* The parameters: their count, presence and values, the zero point and
-   the clamp. *left says whether any shift is positive. */
-QUANT__NOINLINE quant_status quant__rq_check(const quant_requant *rq, size_t n, int32_t tmin, int32_t tmax, int *left)
-{
-    size_t j;
-    *left = 0;
-    if (rq->rounding == QUANT_RQ_FLOAT) {
-        if (n > 0 && rq->scales == NULL) return QUANT_ERR_NULL;
-        for (j = 0; j < n; ++j) /* finite, positive and normal; NaN fails both */
-            if (!(rq->scales[j] >= 1.17549435e-38f && rq->scales[j] <= 3.40282347e+38f)) return QUANT_ERR_SCALE_VALUE;
-    } else {
-        if (n > 0 && (rq->multipliers == NULL || rq->shifts == NULL)) return QUANT_ERR_NULL;
-        for (j = 0; j < n; ++j) {
-            if (rq->multipliers[j] < 0 || rq->shifts[j] < -31 || rq->shifts[j] > 30) return QUANT_ERR_SCALE_VALUE;
-            if (rq->shifts[j] > 0) *left = 1;
-        }
-    }
-    if (rq->zp < tmin || rq->zp > tmax) return QUANT_ERR_ZP_VALUE;
-    if (rq->act_min > rq->act_max || rq->act_min < tmin || rq->act_max > tmax) return QUANT_ERR_ATTR;
-    return QUANT_OK;
-}
-
 QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *dst, const quant_requant *rq)
 {
-    size_t n, outer = 1, inner = 1, run, per, o, c, esize, db, pb;
-    int i, ax = -1, left, fl; /* per tensor (ax -1): every dim is inner */
+    size_t n, inner = 1, j, esize, db, pb, nch;
+    int64_t want = 1; /* rq->n */
+    int i, ax = -1, left = 0, fl; /* per tensor (ax -1): every dim is inner */
     int32_t tmin = -128, tmax = 127;
     unsigned out = QUANT__RQ_S8;
     quant__rqk k;
     quant_status st;
-    const int32_t *m, *sh;
-    const float *s;
+    const void *p0, *p1;
 
     if (src == NULL || dst == NULL || rq == NULL) return QUANT_ERR_NULL;
     if (src->dtype != QUANT_S32) return QUANT_ERR_DTYPE;
     if (dst->dtype == QUANT_U8) { tmin = 0; tmax = 255; out = QUANT__RQ_U8; }
     else if (QUANT__S16 && dst->dtype == QUANT_S16) { tmin = -32768; tmax = 32767; out = QUANT__RQ_S16; }
     else if (dst->dtype != QUANT_S8) return QUANT_ERR_DTYPE;
-    if ((st = quant__count(src, 4, &n)) != QUANT_OK) return st;
-    if (dst->rank != src->rank) return dst->rank < 0 || dst->rank > QUANT_MAX_RANK ? QUANT_ERR_RANK : QUANT_ERR_SHAPE;
-    for (i = 0; i < src->rank; ++i)
-        if (src->dims[i] != dst->dims[i]) return QUANT_ERR_SHAPE;
+    if ((st = quant__count(src, dst, 4, &n)) != QUANT_OK) return st;
     if ((unsigned)rq->rounding > (unsigned)QUANT_RQ_FLOAT) return QUANT_ERR_ATTR;
     if (rq->qtype == QUANT_PER_CHANNEL) {
         const int64_t a = rq->axis < 0 ? rq->axis + src->rank : rq->axis;
-        if (a < 0 || a >= src->rank) return QUANT_ERR_AXIS; /* every axis of a rank-0 tensor */
+        if ((uint64_t)a >= (uint64_t)src->rank) return QUANT_ERR_AXIS; /* every axis of a rank-0 tensor */
         ax = (int)a;
+        want = src->dims[ax];
+#if !QUANT__SIMD_ANY
+        for (i = src->rank - 1; i > ax; --i) inner *= (size_t)src->dims[i]; /* may wrap here if n is 0 */
+#endif
     } else if (rq->qtype != QUANT_PER_TENSOR) {
         return QUANT_ERR_QTYPE;
     }
     /* per channel with another dim 0, dims[axis] may pass SIZE_MAX */
-    if ((uint64_t)rq->n != (ax < 0 ? 1u : (uint64_t)src->dims[ax])) return QUANT_ERR_SCALES;
-    if ((st = quant__rq_check(rq, rq->n, tmin, tmax, &left)) != QUANT_OK) return st;
+    nch = rq->n;
+    if ((uint64_t)nch != (uint64_t)want) return QUANT_ERR_SCALES;
+    /* the parameters: presence and values (p0, p1: the lists the mode
+       reads, FLOAT's scales twice), then the zero point and the clamp */
+    fl = rq->rounding == QUANT_RQ_FLOAT;
+    p0 = fl ? (const void *)rq->scales : (const void *)rq->multipliers;
+    p1 = fl ? (const void *)rq->scales : (const void *)rq->shifts;
+    for (j = 0; j < nch; ++j) {
+        if (p0 == NULL || p1 == NULL) return QUANT_ERR_NULL;
+        if (fl) { /* finite, positive and normal: bits from FLT_MIN's to FLT_MAX's */
+            if (quant__bits(((const float *)p0)[j]) - 0x00800000u > 0x7F7FFFFFu - 0x00800000u) return QUANT_ERR_SCALE_VALUE;
+        } else {
+            const int32_t mj = ((const int32_t *)p0)[j], sj = ((const int32_t *)p1)[j];
+            if (mj < 0 || sj < -31 || sj > 30) return QUANT_ERR_SCALE_VALUE;
+            if (sj > 0) left = 1;
+        }
+    }
+    if (rq->zp < tmin || rq->zp > tmax) return QUANT_ERR_ZP_VALUE;
+    if (rq->act_min > rq->act_max || rq->act_min < tmin || rq->act_max > tmax) return QUANT_ERR_ATTR;
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;
     esize = out == QUANT__RQ_S16 ? 2u : 1u;
-    if (((uintptr_t)src->data & 3u) || ((uintptr_t)dst->data & (esize - 1u))) return QUANT_ERR_ALIGN;
-    fl = rq->rounding == QUANT_RQ_FLOAT;
-    m = fl ? NULL : rq->multipliers;
-    sh = fl ? NULL : rq->shifts;
-    s = fl ? rq->scales : NULL;
-    db = n * esize;
-    pb = rq->n * 4u; /* n <= n elements: no overflow */
-    if (quant__overlap(src->data, n * 4u, dst->data, db) ||
-        quant__overlap(fl ? (const void *)s : (const void *)m, pb, dst->data, db) ||
-        quant__overlap(sh, fl ? 0u : pb, dst->data, db))
+    if (((uintptr_t)src->data & 3u) | ((uintptr_t)dst->data & (esize - 1u))) return QUANT_ERR_ALIGN;
+    db = n << (esize - 1u);
+    pb = nch * 4u; /* nch <= n elements: no overflow */
+    if (quant__overlap(src->data, n * 4u, dst->data, db) || quant__overlap(p0, pb, dst->data, db) ||
+        quant__overlap(p1, pb, dst->data, db))
         return QUANT_ERR_OVERLAP;
-    if (n == 0) return QUANT_OK;
 
+    /* n 0: the loops below do nothing */
     k.lo = rq->act_min - rq->zp;
     k.hi = rq->act_max - rq->zp;
     k.zp = rq->zp;
@@ -11260,21 +11262,43 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.left = (unsigned char)left;
     k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
     k.full = (unsigned char)(out != QUANT__RQ_S16 && rq->act_min == tmin && rq->act_max == tmax);
-    for (i = 0; i < src->rank; ++i) {
-        if (i < ax) outer *= (size_t)src->dims[i];
-        if (i > ax) inner *= (size_t)src->dims[i];
-    }
-    /* the channel last (inner 1): each row of rq->n elements walks the
-       parameter arrays; otherwise runs of inner elements share a channel's */
-    run = inner == 1 ? rq->n : inner;
-    per = inner == 1 ? 1u : rq->n;
-    for (o = 0; o < outer; ++o)
-        for (c = 0; c < per; ++c) {
-            const size_t e = (o * per + c) * run;
+#if QUANT__SIMD_ANY
+    {
+        /* the channel last (inner 1): each row of nch elements walks the
+           parameter arrays; otherwise runs of inner elements share a
+           channel's */
+        const int32_t *const m = fl ? NULL : (const int32_t *)p0, *const sh = fl ? NULL : (const int32_t *)p1;
+        const float *const s = fl ? (const float *)p0 : NULL;
+        size_t run, per, e, c = 0;
+        for (i = ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i];
+        run = inner == 1 ? nch : inner;
+        per = inner == 1 ? 1u : nch;
+        for (e = 0; e < n; e += run) {
             quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, run, m ? m + c : m,
                       sh ? sh + c : sh, s ? s + c : s, inner == 1, &k);
+            if (++c == per) c = 0;
         }
+    }
     if (k.nt) quant__sfence();
+#else
+    {
+        /* one element at a time: c its channel, e its place in the
+           channel's run of inner elements (per tensor: 1, and c stays 0) */
+        const int32_t *const x = (const int32_t *)src->data;
+        void *const y = dst->data;
+        const quant__rqk c0 = k;
+        size_t e = 0, c = 0;
+        for (j = 0; j < n; ++j) {
+            const int32_t v = fl ? quant__rq_float(x[j], ((const float *)p0)[c], c0.lo, c0.hi)
+                                 : quant__rq_fixed(x[j], ((const int32_t *)p0)[c], ((const int32_t *)p1)[c], c0.rounding, c0.lo, c0.hi);
+            quant__rq_put(y, j, v + c0.zp, c0.out);
+            if (++e == inner) {
+                e = 0;
+                if (++c == nch) c = 0;
+            }
+        }
+    }
+#endif
     return QUANT_OK;
 }
 
@@ -11426,7 +11450,7 @@ QUANT__PRIVATE void quant__say_given(quant__line *l, const char *name, const qua
     size_t n = listed;
     quant__say(l, name);
     quant__say(l, ": ");
-    if (t && quant__count(t, 1, &n) != QUANT_OK) {
+    if (t && quant__count(t, NULL, 1, &n) != QUANT_OK) {
         quant__say(l, "dims ");
         quant__say_dims(l, t);
         quant__say(l, " hold no valid count");
@@ -11492,7 +11516,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
     const quant_tensor *f = src && dst ? (quantize ? src : dst) : NULL;
     const quant_tensor *q = src && dst ? (quantize ? dst : src) : NULL;
     size_t n = 0, m = 0;
-    if (src && quant__count(src, 1, &n) != QUANT_OK) n = 0;
+    if (src && quant__count(src, NULL, 1, &n) != QUANT_OK) n = 0;
 #if QUANT__BLOCKS
     if (q && quant__is_float(f->dtype) && quant__blk(q->dtype) && quant__explain_blocks(l, st, dynamic, src, dst, q, a))
         return;
@@ -11512,7 +11536,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             quant__say_u64(l, a->n_zps);
         } else if (n > 0 && src->data == NULL) quant__say_tensor_null(l, "src", src, n);
         else if (n > 0 && dst->data == NULL) quant__say_tensor_null(l, "dst", dst, n);
-        else if (dynamic && quant__count(scales, 4, &m) == QUANT_OK && m > 0 && scales->data == NULL)
+        else if (dynamic && quant__count(scales, NULL, 4, &m) == QUANT_OK && m > 0 && scales->data == NULL)
             quant__say_tensor_null(l, "scales", scales, m);
         else quant__say(l, "zps: data is NULL");
         return;
@@ -11537,7 +11561,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
         return;
     }
     case QUANT_ERR_SHAPE:
-        if (quant__count(src, (unsigned)quant__dtype_size(f->dtype), &m) != QUANT_OK) {
+        if (quant__count(src, NULL, (unsigned)quant__dtype_size(f->dtype), &m) != QUANT_OK) {
             quant__say(l, "src: dims ");
             quant__say_dims(l, src);
             quant__say(l, " have a negative dim or more bytes than size_t and int64 hold");
@@ -11628,7 +11652,7 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             return;
         }
         if (dynamic)
-            count_ok = quant__count(zps, 1, &nz) == QUANT_OK &&
+            count_ok = quant__count(zps, NULL, 1, &nz) == QUANT_OK &&
                        (quant__grid_shape_ok(zps, src, a) ||
                         (a->qtype == QUANT_PER_GROUP && nz == 1 && (zps->rank <= 1 || zps->rank == src->rank))) &&
                        quant__zp_count_ok(p->n_scales, a, nz);

@@ -6,7 +6,9 @@
 # QUANT_NO_EXPLAIN QUANT_NO_STRIDES QUANT_NO_MX QUANT_NO_S16 QUANT_NO_BLOCKS) <= 12 KiB
 # of .text + .rodata (with them: reported, not held to a budget), the
 # smallest configuration (QUANT_MINIMAL) <= 4 KiB, and what each
-# QUANT_WITH_ macro adds to it (reported); everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
+# QUANT_WITH_ macro adds to it (reported), a program using only
+# quant_requantize <= 1 KiB, and the QUANT_INT8 preset (reported: its 4 KiB
+# target is not met yet); everywhere one row kernel (a program using only quant_f32_to_s8) <= 1
 # KiB, no .data or .bss, and <= 256 bytes of stack for every public function
 # but quant_choose_qparams, quant_choose_and_quantize and quant_explain
 # (reported), its deepest call chain included, in a build with
@@ -159,9 +161,10 @@ for cfg in "$@"; do
         "all, QUANT_MINIMAL") min_total=$total
             [ $has_fpu -eq 1 ] && [ $total -gt $((4096 + slack)) ] && { echo "FAIL: minimal $total > $((4096 + slack)) bytes"; fail=1; } ;;
         "quant_f32_to_s8 only") [ "$1" -gt $((1024 + slack)) ] && { echo "FAIL: one row kernel $1 > $((1024 + slack)) bytes"; fail=1; } ;;
-        # requantize (1 KiB) and the QUANT_INT8 preset (4 KiB) have targets
-        # they do not meet yet: reported, not held
-        "quant_requantize only"|"int8 inference, QUANT_INT8") ;;
+        "quant_requantize only") [ $has_fpu -eq 1 ] && [ $total -gt $((1024 + slack)) ] && { echo "FAIL: requantize $total > $((1024 + slack)) bytes"; fail=1; } ;;
+        # the QUANT_INT8 preset has a target (4 KiB) it does not meet yet:
+        # reported, not held
+        "int8 inference, QUANT_INT8") ;;
     esac
 done
 
