@@ -1463,6 +1463,15 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
+#define quant__bk_n4x QUANT__SFX(quant__bk_n4x)
+#define quant__bk_n4fin QUANT__SFX(quant__bk_n4fin)
+#define quant__bk_n4tiny QUANT__SFX(quant__bk_n4tiny)
+#define quant__bk_n4v QUANT__SFX(quant__bk_n4v)
+#define quant__bk_n4r QUANT__SFX(quant__bk_n4r)
+#define quant__bk_n4dl QUANT__SFX(quant__bk_n4dl)
+#define quant__bk_n4 QUANT__SFX(quant__bk_n4)
+#define quant__bk_n4_bf16i QUANT__SFX(quant__bk_n4_bf16i)
+#define quant__bk_n4_run QUANT__SFX(quant__bk_n4_run)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
@@ -6541,6 +6550,157 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     }
 }
 
+/* bf16 from Q4_0, Q4_1, IQ4_NL, MXFP4 and IQ4_XS, a run of blocks. A
+   (sub-)block whose scales are finite has no NaN entry: its 16 values
+   are rounded without the NaN case, into a table held twice in the 32
+   words (entry v in words v and v + 16), so that vpermw may take an
+   index with garbage in bit 4. The indices: the 16 bytes twice as words,
+   the upper 16 shifted right by 4. Blocks with an infinite or NaN scale
+   take quant__bk_one. */
+QUANT__INLINE __m512i quant__bk_n4x(const uint8_t *q)
+{
+    const __m512i x = _mm512_cvtepu8_epi16(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)q)));
+    return _mm512_srlv_epi16(x, _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1));
+}
+/* no scale of the block at b is infinite or NaN (an e8m0 one never is) */
+QUANT__INLINE int quant__bk_n4fin(unsigned t, const uint8_t *b)
+{
+    return t == QUANT_MXFP4 || ((b[1] & 0x7Cu) != 0x7Cu && (t != QUANT_Q4_1 || (b[3] & 0x7Cu) != 0x7Cu));
+}
+/* the half scale of an MXFP4 block is subnormal (as are some values) */
+QUANT__INLINE int quant__bk_n4tiny(unsigned t, const uint8_t *b) { return t == QUANT_MXFP4 && b[0] < 2; }
+/* the 16 values of a Q4_0, Q4_1, IQ4_NL, MXFP4 block with finite scales,
+   with the scalar code's operations */
+QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b)
+{
+    const __m512 fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    const __m512 lev8 = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512 d, p;
+    if (t == QUANT_MXFP4) return _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
+    d = _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8)));
+    if (t == QUANT_IQ4_NL) return _mm512_mul_ps(d, iq4);
+    if (t == QUANT_Q4_0) return _mm512_mul_ps(lev8, d);
+    /* Q4_1: a finite product is not NaN, so + m as it is */
+    p = _mm512_mul_ps(lev, d);
+    QUANT__VFENCE(p);
+    return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
+}
+/* 16 values, none NaN, to bf16 as quant__f32_to_bf16, twice over */
+QUANT__INLINE __m512i quant__bk_n4r(__m512 f)
+{
+    const __m512i u = _mm512_castps_si512(f), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
+    const __m512i odd = _mm512_setr_epi32(0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015,
+                                          0x001B0019, 0x001F001D, 0x00030001, 0x00070005, 0x000B0009, 0x000F000D,
+                                          0x00130011, 0x00170015, 0x001B0019, 0x001F001D);
+    return _mm512_permutexvar_epi16(odd, _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r,
+                                                               _mm512_set1_epi32(1)));
+}
+/* IQ4_XS's 8 dl = d * (ls - 32) of the super-block at b */
+QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
+{
+    const __m256i sb = _mm256_set1_epi32((int)quant__ld4(b));
+    /* ls n: bits 4 (n % 2) .. of byte 4 + n / 2 (bits 16 + 8 (n / 2) of the first 8 bytes' high dword),
+       bits 2n, 2n + 1 of b[2..3] as bits 4, 5 */
+    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+    const __m256i hi = _mm256_srlv_epi32(sb, _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
+    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
+    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
+}
+/* nb blocks of t from src to bf16 at dst: the vector rounding (bf 0) */
+QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t bb = quant__blk_bytes(t);
+    const size_t qo = t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2;
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    size_t k;
+    int n;
+    if (t == QUANT_IQ4_XS) {
+        for (k = 0; k < nb; ++k, src += bb) {
+            float dl[8];
+            if (!quant__bk_n4fin(t, src)) {
+                quant__bk_one(t, src, dst, 256 * k, o);
+                continue;
+            }
+            quant__bk_n4dl(src, dl);
+            for (n = 0; n < 8; ++n)
+                quant__bk_st32(dst, 256 * k + 32 * (size_t)n,
+                               _mm512_permutexvar_epi16(quant__bk_n4x(src + 8 + 16 * n),
+                                                        quant__bk_n4r(_mm512_mul_ps(_mm512_set1_ps(dl[n]), iq4))), o);
+        }
+        return;
+    }
+    for (k = 0; k < nb; ++k, src += bb) {
+        if (!quant__bk_n4fin(t, src)) quant__bk_one(t, src, dst, 32 * k, o);
+        else quant__bk_st32(dst, 32 * k, _mm512_permutexvar_epi16(quant__bk_n4x(src + qo), quant__bk_n4r(quant__bk_n4v(t, src))), o);
+    }
+}
+#if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
+#  define QUANT__BK_N4I 1
+/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds a table as
+   quant__bk_n4r does, but flushes subnormals to zero: an MXFP4 block
+   with a subnormal half scale takes quant__bk_n4r (no other block's
+   values are subnormal: multiples of 2^-24) */
+QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t bb = quant__blk_bytes(t);
+    const size_t qo = t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2;
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    size_t k;
+    int n;
+    if (t == QUANT_IQ4_XS) {
+        for (k = 0; k < nb; ++k, src += bb) {
+            float dl[8];
+            if (!quant__bk_n4fin(t, src)) {
+                quant__bk_one(t, src, dst, 256 * k, o);
+                continue;
+            }
+            quant__bk_n4dl(src, dl);
+            for (n = 0; n < 8; ++n) {
+                const __m512 f = _mm512_mul_ps(_mm512_set1_ps(dl[n]), iq4);
+                quant__bk_st32(dst, 256 * k + 32 * (size_t)n,
+                               _mm512_permutexvar_epi16(quant__bk_n4x(src + 8 + 16 * n), (__m512i)_mm512_cvtne2ps_pbh(f, f)), o);
+            }
+        }
+        return;
+    }
+    for (k = 0; k < nb; ++k, src += bb) {
+        __m512 f;
+        if (!quant__bk_n4fin(t, src)) {
+            quant__bk_one(t, src, dst, 32 * k, o);
+            continue;
+        }
+        f = quant__bk_n4v(t, src);
+        quant__bk_st32(dst, 32 * k,
+                       _mm512_permutexvar_epi16(quant__bk_n4x(src + qo),
+                                                quant__bk_n4tiny(t, src) ? quant__bk_n4r(f) : (__m512i)_mm512_cvtne2ps_pbh(f, f)), o);
+    }
+}
+#else
+#  define QUANT__BK_N4I 0
+#endif
+/* bf16 runs of the types above (returns 1), else 0 */
+QUANT__INLINE int quant__bk_n4_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    switch (t) {
+#if QUANT__BK_N4I
+#  define QUANT__BK_N4(T) \
+    case T: \
+        if (QUANT__BF16I_ON) quant__bk_n4_bf16i(T, src, dst, nb, o); \
+        else quant__bk_n4(T, src, dst, nb, o); \
+        return 1;
+#else
+#  define QUANT__BK_N4(T) \
+    case T: quant__bk_n4(T, src, dst, nb, o); return 1;
+#endif
+    QUANT__BK_N4(QUANT_Q4_0) QUANT__BK_N4(QUANT_Q4_1) QUANT__BK_N4(QUANT_IQ4_NL) QUANT__BK_N4(QUANT_MXFP4) QUANT__BK_N4(QUANT_IQ4_XS)
+#undef QUANT__BK_N4
+    default: return 0;
+    }
+}
+#undef QUANT__BK_N4I
+
 /* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
    Returns 0 for a type this pass leaves to the scalar code. */
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
@@ -6549,6 +6709,10 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     size_t k;
     /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
     if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
+    if ((o & 3u) == 1u && quant__bk_n4_run(t, src, dst, nb, o)) {
+        if (o & 4u) _mm_sfence();
+        return 1;
+    }
     switch (t) {
 /* bf16 has a loop of its own, where its rounding's constants are held
    (streaming stays a test at the stores) */
@@ -8714,6 +8878,15 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q6
 #undef quant__bk_k45
 #undef quant__bk_one
+#undef quant__bk_n4x
+#undef quant__bk_n4fin
+#undef quant__bk_n4tiny
+#undef quant__bk_n4v
+#undef quant__bk_n4r
+#undef quant__bk_n4dl
+#undef quant__bk_n4
+#undef quant__bk_n4_bf16i
+#undef quant__bk_n4_run
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
