@@ -1472,6 +1472,17 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk5_scales QUANT__SFX(quant__bk5_scales)
 #define quant__bk5_run QUANT__SFX(quant__bk5_run)
 #define quant__bk5_bf16i QUANT__SFX(quant__bk5_bf16i)
+#define quant__bk_n4x QUANT__SFX(quant__bk_n4x)
+#define quant__bk_n4c QUANT__SFX(quant__bk_n4c)
+#define quant__bk_n4c_init QUANT__SFX(quant__bk_n4c_init)
+#define quant__bk_n4q QUANT__SFX(quant__bk_n4q)
+#define quant__bk_n4v QUANT__SFX(quant__bk_n4v)
+#define quant__bk_n4r QUANT__SFX(quant__bk_n4r)
+#define quant__bk_n4dl QUANT__SFX(quant__bk_n4dl)
+#define quant__bk_n4st2 QUANT__SFX(quant__bk_n4st2)
+#define quant__bk_n4 QUANT__SFX(quant__bk_n4)
+#define quant__bk_n4_bf16i QUANT__SFX(quant__bk_n4_bf16i)
+#define quant__bk_n4_run QUANT__SFX(quant__bk_n4_run)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
@@ -6791,6 +6802,191 @@ QUANT__BF16I_FN void quant__bk5_bf16i(unsigned t, const uint8_t *src, void *dst,
 #else
 #  define QUANT__BK5_BF16I 0
 #endif
+/* bf16 from Q4_0, Q4_1, IQ4_NL, MXFP4 and IQ4_XS, runs of blocks. A
+   block whose scales are finite has no NaN value: its 16 values are
+   rounded without the NaN case, two blocks' into one table of 32 words
+   (the second's indices | 16), or a lone block's held twice (entry v in
+   words v and v + 16, so that vpermw may take an index with garbage in
+   bit 4). The indices: the 16 bytes twice as words, the upper 16
+   shifted right by 4. Blocks with an infinite or NaN scale take
+   quant__bk_one. */
+QUANT__INLINE __m512i quant__bk_n4x(const uint8_t *q, __m512i sh)
+{
+    return _mm512_srlv_epi16(_mm512_cvtepu8_epi16(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)q))), sh);
+}
+/* the constants of the loops, made once (behind the empty asm gcc keeps
+   them in registers): sh the index shifts, m15, s16, odd (the high words
+   of two vectors of 16 dwords) */
+typedef struct quant__bk_n4c {
+    __m512i sh, m15, s16, odd;
+} quant__bk_n4c;
+QUANT__INLINE quant__bk_n4c quant__bk_n4c_init(void)
+{
+    quant__bk_n4c k;
+    k.sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
+    k.m15 = _mm512_set1_epi16(15);
+    k.s16 = _mm512_set1_epi16(16);
+    k.odd = _mm512_setr_epi32(0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015, 0x001B0019, 0x001F001D,
+                              0x00230021, 0x00270025, 0x002B0029, 0x002F002D, 0x00330031, 0x00370035, 0x003B0039, 0x003F003D);
+    QUANT__VFENCE(k.sh);
+    QUANT__VFENCE(k.m15);
+    QUANT__VFENCE(k.s16);
+    QUANT__VFENCE(k.odd);
+    return k;
+}
+/* the codes of the block at b (IQ4_XS: sub-block at b) */
+QUANT__INLINE const uint8_t *quant__bk_n4q(unsigned t, const uint8_t *b)
+{
+    return b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : t == QUANT_IQ4_XS ? 0 : 2);
+}
+/* the 16 values of a block with finite scales (IQ4_XS: of a sub-block of
+   scale dl), with the scalar code's operations */
+QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl)
+{
+    const __m512 fp4 = _mm512_setr_ps(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
+    const __m512 lev8 = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512 d, p;
+    if (t == QUANT_IQ4_XS) return _mm512_mul_ps(_mm512_set1_ps(*dl), iq4);
+    if (t == QUANT_MXFP4) return _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
+    d = _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8)));
+    if (t == QUANT_IQ4_NL) return _mm512_mul_ps(d, iq4);
+    if (t == QUANT_Q4_0) return _mm512_mul_ps(lev8, d);
+    /* Q4_1: a finite product is not NaN, so + m as it is */
+    p = _mm512_mul_ps(lev, d);
+    QUANT__VFENCE(p);
+    return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
+}
+/* 16 values, none NaN, to bf16 as quant__f32_to_bf16, in the high words */
+QUANT__INLINE __m512i quant__bk_n4r(__m512 f)
+{
+    const __m512i u = _mm512_castps_si512(f), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
+    return _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
+}
+/* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
+QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
+{
+    /* ls n: nibble n of bytes 4..7, and bits 2n, 2n + 1 of b[2..3] (bits 16 + 2n of the first dword) as bits 4, 5 */
+    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+    const __m256i hi = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b)), _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
+    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
+    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
+}
+/* two blocks' outputs at element `at` from their table T of 32 words */
+QUANT__INLINE void quant__bk_n4st2(const uint8_t *q0, const uint8_t *q1, __m512i T, void *dst, size_t at, unsigned o,
+                                   const quant__bk_n4c *kc)
+{
+    quant__bk_st32(dst, at, _mm512_permutexvar_epi16(_mm512_and_si512(quant__bk_n4x(q0, kc->sh), kc->m15), T), o);
+    quant__bk_st32(dst, at + 32, _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(quant__bk_n4x(q1, kc->sh), kc->m15, kc->s16, 0xEA), T), o);
+}
+/* nb blocks of t from src to bf16 at dst (o: 1, or 5 streamed), the
+   integer rounding */
+QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t bb = quant__blk_bytes(t);
+    const quant__bk_n4c kc = quant__bk_n4c_init();
+    size_t k;
+    int n;
+    if (t == QUANT_IQ4_XS) {
+        for (k = 0; k < nb; ++k, src += bb) {
+            float dl[8];
+            if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
+                quant__bk_one(t, src, dst, 256 * k, o);
+                continue;
+            }
+            quant__bk_n4dl(src, dl);
+            for (n = 0; n < 8; n += 2)
+                quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
+                                _mm512_permutex2var_epi16(quant__bk_n4r(quant__bk_n4v(t, src, dl + n)), kc.odd,
+                                                          quant__bk_n4r(quant__bk_n4v(t, src, dl + n + 1))),
+                                dst, 256 * k + 32 * (size_t)n, o, &kc);
+        }
+        return;
+    }
+    for (k = 0; k + 2 <= nb; k += 2, src += 2 * bb) {
+        const __m512 f0 = quant__bk_n4v(t, src, 0), f1 = quant__bk_n4v(t, src + bb, 0);
+        if (t != QUANT_MXFP4 && _mm512_cmp_ps_mask(f0, f1, _CMP_UNORD_Q)) {
+            quant__bk_one(t, src, dst, 32 * k, o);
+            quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
+        } else
+            quant__bk_n4st2(quant__bk_n4q(t, src), quant__bk_n4q(t, src + bb),
+                            _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1)), dst, 32 * k, o, &kc);
+    }
+    if (k < nb) quant__bk_one(t, src, dst, 32 * k, o);
+}
+#if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
+#  define QUANT__BK_N4I 1
+/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds as quant__bk_n4r
+   does, but flushes subnormals to zero: an MXFP4 block with a subnormal
+   half scale (e8m0 0 or 1) takes quant__bk_n4r (no other block here has
+   a subnormal value: they are multiples of 2^-24) */
+QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const size_t bb = quant__blk_bytes(t);
+    const quant__bk_n4c kc = quant__bk_n4c_init();
+    size_t k;
+    int n;
+    if (t == QUANT_IQ4_XS) {
+        for (k = 0; k < nb; ++k, src += bb) {
+            float dl[8];
+            if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
+                quant__bk_one(t, src, dst, 256 * k, o);
+                continue;
+            }
+            quant__bk_n4dl(src, dl);
+            for (n = 0; n < 8; n += 2)
+                quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
+                                (__m512i)_mm512_cvtne2ps_pbh(quant__bk_n4v(t, src, dl + n + 1), quant__bk_n4v(t, src, dl + n)),
+                                dst, 256 * k + 32 * (size_t)n, o, &kc);
+        }
+        return;
+    }
+    for (k = 0; k + 2 <= nb; k += 2, src += 2 * bb) {
+        const __m512 f0 = quant__bk_n4v(t, src, 0), f1 = quant__bk_n4v(t, src + bb, 0);
+        __m512i T;
+        if (t == QUANT_MXFP4) /* never NaN; subnormal values from e8m0 0 or 1 */
+            T = src[0] > 1 && src[bb] > 1 ? (__m512i)_mm512_cvtne2ps_pbh(f1, f0)
+                                          : _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1));
+        else if (_mm512_cmp_ps_mask(f0, f1, _CMP_UNORD_Q)) {
+            quant__bk_one(t, src, dst, 32 * k, o);
+            quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
+            continue;
+        } else T = (__m512i)_mm512_cvtne2ps_pbh(f1, f0);
+        quant__bk_n4st2(quant__bk_n4q(t, src), quant__bk_n4q(t, src + bb), T, dst, 32 * k, o, &kc);
+    }
+    if (k < nb) quant__bk_one(t, src, dst, 32 * k, o);
+}
+#else
+#  define QUANT__BK_N4I 0
+#endif
+/* bf16 runs of the types above (returns 1), else 0 */
+QUANT__INLINE int quant__bk_n4_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    switch (t) {
+/* o a constant: 1 bf16, 5 bf16 streamed */
+#if QUANT__BK_N4I
+#  define QUANT__BK_N4(T) \
+    case T: \
+        if (QUANT__BF16I_ON) { \
+            if (o & 4u) quant__bk_n4_bf16i(T, src, dst, nb, 5u); \
+            else quant__bk_n4_bf16i(T, src, dst, nb, 1u); \
+        } else if (o & 4u) quant__bk_n4(T, src, dst, nb, 5u); \
+        else quant__bk_n4(T, src, dst, nb, 1u); \
+        return 1;
+#else
+#  define QUANT__BK_N4(T) \
+    case T: \
+        if (o & 4u) quant__bk_n4(T, src, dst, nb, 5u); \
+        else quant__bk_n4(T, src, dst, nb, 1u); \
+        return 1;
+#endif
+    QUANT__BK_N4(QUANT_Q4_0) QUANT__BK_N4(QUANT_Q4_1) QUANT__BK_N4(QUANT_IQ4_NL) QUANT__BK_N4(QUANT_MXFP4) QUANT__BK_N4(QUANT_IQ4_XS)
+#undef QUANT__BK_N4
+    default: return 0;
+    }
+}
+#undef QUANT__BK_N4I
 
 /* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
    Returns 0 for a type this pass leaves to the scalar code. */
@@ -6816,6 +7012,10 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
         return 1;
     }
 #undef QUANT__BK5_BF16I
+    if ((o & 3u) == 1u && quant__bk_n4_run(t, src, dst, nb, o)) {
+        if (o & 4u) _mm_sfence();
+        return 1;
+    }
     switch (t) {
 /* bf16 has a loop of its own, where its rounding's constants are held
    (streaming stays a test at the stores) */
@@ -8990,6 +9190,17 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk5_scales
 #undef quant__bk5_run
 #undef quant__bk5_bf16i
+#undef quant__bk_n4x
+#undef quant__bk_n4c
+#undef quant__bk_n4c_init
+#undef quant__bk_n4q
+#undef quant__bk_n4v
+#undef quant__bk_n4r
+#undef quant__bk_n4dl
+#undef quant__bk_n4st2
+#undef quant__bk_n4
+#undef quant__bk_n4_bf16i
+#undef quant__bk_n4_run
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
