@@ -1461,6 +1461,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
+#define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
@@ -6237,6 +6238,46 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
         }
     }
 }
+/* Q6_K to f32 (f16): the 6-bit codes less 32 built as signed bytes, 64
+   at a time (elements 64m .. 64m + 63 of the block, in order); output
+   group g of 16 is byte lane g % 4 of vector g / 4, its scale d * sc[g]
+   (one vector product, then broadcast from memory), times the code */
+QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
+    /* word shifts bringing bits 2j, 2j + 1 of qh to bits 4, 5: j = 0, 1 by
+       the left shift (the vector's halves), 2, 3 by the right one */
+    const __m512i sl = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
+    const __m512i sr = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
+    const __m512i m0f = _mm512_set1_epi8(15), m3f = _mm512_set1_epi8(63), s32 = _mm512_set1_epi8(32);
+    float dss[16];
+    int n, g;
+    _mm512_storeu_ps(dss, ds);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dss)); /* gcc would rather vpermd ds by a broadcast count than load dss */
+#endif
+    QUANT__UNROLL4
+    for (n = 0; n < 2; ++n) {
+        const __m512i QL = _mm512_loadu_si512((const void *)(b + 64 * n));
+        const __m512i QH = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 128 + 32 * n)));
+        /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
+        const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
+        const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
+        const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
+        __m128i x[8];
+        x[0] = _mm512_castsi512_si128(v0);
+        x[1] = _mm512_extracti32x4_epi32(v0, 1);
+        x[2] = _mm512_extracti32x4_epi32(v0, 2);
+        x[3] = _mm512_extracti32x4_epi32(v0, 3);
+        x[4] = _mm512_castsi512_si128(v1);
+        x[5] = _mm512_extracti32x4_epi32(v1, 1);
+        x[6] = _mm512_extracti32x4_epi32(v1, 2);
+        x[7] = _mm512_extracti32x4_epi32(v1, 3);
+        for (g = 0; g < 8; ++g)
+            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g,
+                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[8 * n + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+    }
+}
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
    side (lanes 0..7 sc, 8..15 m of quant__k4_scale: the low bits are byte
    ia's >> sa & ma, the high two bits 6, 7 of byte ib) and multiplied by d
@@ -6408,34 +6449,15 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     }
-    case QUANT_Q6_K: {
-        const float d = quant__bk_h(b + 208);
+    case QUANT_Q6_K:
         if ((o & 3u) == 1u) {
             /* a finite d: d * sc and its products are finite */
             if ((b[209] & 0x7Cu) != 0x7Cu) quant__bk_q6(b, dst, at, o, 0);
             else quant__bk_q6(b, dst, at, o, 1);
-            break;
-        }
-        for (n = 0; n < 2; ++n) {
-            const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
-            const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
-            int l;
-            for (l = 0; l < 32; l += 16) {
-                const __m512i H = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + l)));
-                const __m512i A = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l)));
-                const __m512i B = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l + 32)));
-                for (j = 0; j < 4; ++j) {
-                    const __m512i lo4 = j & 2 ? _mm512_srli_epi32(j & 1 ? B : A, 4) : _mm512_and_si512(j & 1 ? B : A, m15);
-                    const __m512i hi2 = _mm512_and_si512(_mm512_srli_epi32(H, (unsigned)(2 * j)), _mm512_set1_epi32(3));
-                    const __m512i q = _mm512_sub_epi32(_mm512_or_si512(lo4, _mm512_slli_epi32(hi2, 4)), _mm512_set1_epi32(32));
-                    const float ds = d * (float)sc[l / 16 + 2 * j];
-                    quant__bk_st(dst, at + 128 * (size_t)n + 32 * (size_t)j + (size_t)l,
-                                 quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(ds), _mm512_cvtepi32_ps(q)), o), o);
-                }
-            }
-        }
+        } else if (o == 0u) quant__bk_q6f(b, dst, at, 0u); /* f32: o constant in each copy */
+        else if (o == 4u) quant__bk_q6f(b, dst, at, 4u);
+        else quant__bk_q6f(b, dst, at, o);
         break;
-    }
     case QUANT_Q2_K: {
         /* scales[16] (low nibble scale, high min), qs[64], d, dmin. Element
            128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], in
@@ -8712,6 +8734,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_kinit
 #undef quant__bk_q8
 #undef quant__bk_q6
+#undef quant__bk_q6f
 #undef quant__bk_k45
 #undef quant__bk_one
 #undef quant__simd_blk_dec
