@@ -1463,6 +1463,8 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
+#define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
+#define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
@@ -6284,9 +6286,9 @@ QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigne
    and m at once. Then one 32-entry bf16 table per 64 outputs (Q4_K: two
    sub-blocks of 16 levels, index nibble | 16 for the second) or per 32
    (Q5_K: 32 levels, index nibble | qh bit << 4), for vpermw. */
-QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
+/* Q4_K, Q5_K: the 8 d * sc (lanes 0..7) and m * mn (8..15) */
+QUANT__INLINE __m512 quant__bk_k45dm(const uint8_t *b)
 {
-    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + 4));
     const __m128i ia = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11);
     const __m128i ib = _mm_setr_epi8(-1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, 4, 5, 6, 7);
@@ -6294,9 +6296,13 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     const __m512i ma = _mm512_setr_epi32(63, 63, 63, 63, 15, 15, 15, 15, 63, 63, 63, 63, 15, 15, 15, 15);
     const __m512i sl = _mm512_and_si512(_mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ia)), sa), ma);
     const __m512i sh = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ib)), 2), _mm512_set1_epi32(0x30));
-    /* d * sc and m * mn, the scalar code's products */
-    const __m512 dm = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
                                     _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
+}
+QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 dm = quant__bk_k45dm(b);
     const quant__bk_k k = quant__bk_kinit();
     __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
     __m256i b1 = _mm256_set1_epi8(1), qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
@@ -6337,6 +6343,53 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     }
 }
 
+/* Q4_K and Q5_K to f32 (f16): per sub-block s a table of its 16 levels
+   dl * level - ml (Q5_K: 32, two vectors), d * sc and m * mn broadcast
+   from memory; Q4_K's index is the nibble (vpermd reads bits 0..3), Q5_K's
+   the nibble with bit s of qh moved to bit 4 (vpermt2d reads 0..4) */
+QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
+    const __m512i m15 = _mm512_set1_epi32(15);
+    const __m512i H0 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 16))) : m15;
+    const __m512i H1 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 32))) : m15;
+    float dms[16];
+    int n, j, h;
+    _mm512_storeu_ps(dms, quant__bk_k45dm(b));
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dms)); /* gcc would rather vpermd than load dms */
+#endif
+    QUANT__UNROLL4 /* so that shift counts are constants */
+    for (n = 0; n < 8; n += 2) {
+        const uint8_t *q = b + (k5 ? 48 : 16) + 16 * n;
+        for (j = 0; j < 2; ++j) {
+            const int s = n + j;
+            const __m512 dl = _mm512_set1_ps(dms[s]), ml = _mm512_set1_ps(dms[8 + s]);
+            __m512 p = _mm512_mul_ps(dl, lev);
+            __m512i T0, T1 = m15;
+            QUANT__VFENCE(p);
+            T0 = quant__bk_tab(_mm512_sub_ps(p, ml), o);
+            if (k5) {
+                __m512 p16 = _mm512_mul_ps(dl, lev16);
+                QUANT__VFENCE(p16);
+                T1 = quant__bk_tab(_mm512_sub_ps(p16, ml), o);
+            }
+            for (h = 0; h < 2; ++h) {
+                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * h)));
+                const __m512i i = j ? _mm512_srli_epi32(D, 4) : D;
+                __m512i v;
+                if (k5) {
+                    const __m512i H = h ? H1 : H0;
+                    const __m512i hs = s < 4 ? _mm512_slli_epi32(H, (unsigned)(4 - s)) : s > 4 ? _mm512_srli_epi32(H, (unsigned)(s - 4)) : H;
+                    /* bits 0..3 from i, 4.. from hs */
+                    v = _mm512_permutex2var_epi32(T0, _mm512_ternarylogic_epi32(i, hs, m15, 0xE4), T1);
+                } else v = _mm512_permutexvar_epi32(i, T0);
+                quant__bk_st(dst, at + 32 * (size_t)s + 16 * (size_t)h, v, o);
+            }
+        }
+    }
+}
 /* One block of type t (a constant where it is inlined) at b decoded to
    element `at` of dst */
 QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
@@ -6417,36 +6470,15 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     case QUANT_Q4_K: case QUANT_Q5_K: {
         /* sub-block n: nibble (n odd: high) of byte l of its 32, the fifth bit (Q5_K) bit n of qh[l] */
         const int k5 = t == QUANT_Q5_K;
-        const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
-        const uint8_t *q = b + (k5 ? 48 : 16);
         if ((o & 3u) == 1u) {
             /* finite d and m: no table entry is NaN */
             if ((b[1] & 0x7Cu) != 0x7Cu && (b[3] & 0x7Cu) != 0x7Cu) quant__bk_k45(b, k5, dst, at, o, 0);
             else quant__bk_k45(b, k5, dst, at, o, 1);
             break;
         }
-        for (n = 0; n < 8; n += 2, q += 32) {
-            unsigned sc, mn;
-            __m512i Ta[2], Tb[2];
-            for (j = 0; j < 2; ++j) {
-                quant__k4_scale(b + 4, n + j, &sc, &mn);
-                Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, quant__gm(m, (float)mn)), o);
-                Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, quant__gm(m, (float)mn)), o)
-                           : Ta[j];
-            }
-            for (j = 0; j < 32; j += 16) {
-                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + j)));
-                __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4);
-                if (k5) {
-                    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 + j));
-                    const __m512i s16 = _mm512_set1_epi32(16);
-                    i0 = _mm512_mask_or_epi32(i0, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << n))), i0, s16);
-                    i1 = _mm512_mask_or_epi32(i1, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(2 << n))), i1, s16);
-                }
-                quant__bk_st(dst, at + 32 * (size_t)n + (size_t)j, _mm512_permutex2var_epi32(Ta[0], i0, Tb[0]), o);
-                quant__bk_st(dst, at + 32 * (size_t)n + 32 + (size_t)j, _mm512_permutex2var_epi32(Ta[1], i1, Tb[1]), o);
-            }
-        }
+        if (o == 0u) quant__bk_k45f(b, k5, dst, at, 0u); /* f32: o constant in each copy */
+        else if (o == 4u) quant__bk_k45f(b, k5, dst, at, 4u);
+        else quant__bk_k45f(b, k5, dst, at, o);
         break;
     }
     case QUANT_Q6_K:
@@ -8736,6 +8768,8 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q6
 #undef quant__bk_q6f
 #undef quant__bk_k45
+#undef quant__bk_k45dm
+#undef quant__bk_k45f
 #undef quant__bk_one
 #undef quant__simd_blk_dec
 #undef quant__simd_blk_enc
