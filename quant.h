@@ -6360,9 +6360,37 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
 #if defined(__GNUC__) || defined(__clang__)
     __asm__("" : "+m"(dms)); /* gcc would rather vpermd than load dms */
 #endif
+    if (!k5) {
+        /* Q4_K without widening: the 64 bytes of sub-blocks 4P .. 4P + 3
+           transposed so that dword k holds byte k, 16 + k, 32 + k, 48 + k
+           (a 4 x 4 dword transpose, then one of bytes in each lane); a
+           shift brings the nibble of output k to bits 0..3 */
+        const __m512i tp = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        const __m512i tb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+        int P, p2, c;
+        QUANT__UNROLL4
+        for (P = 0; P < 2; ++P) {
+            const __m512i D = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(tp, _mm512_loadu_si512((const void *)(b + 16 + 64 * P))), tb);
+            __m512i T[4];
+            for (j = 0; j < 4; ++j) {
+                __m512 p = _mm512_mul_ps(_mm512_set1_ps(dms[4 * P + j]), lev);
+                QUANT__VFENCE(p);
+                T[j] = quant__bk_tab(_mm512_sub_ps(p, _mm512_set1_ps(dms[8 + 4 * P + j])), o);
+            }
+            for (p2 = 0; p2 < 2; ++p2) {
+                QUANT__UNROLL4
+                for (c = 0; c < 4; ++c) { /* byte 2 p2 + c / 2 of the dwords, nibble c % 2 */
+                    const int u = c / 2, t = c % 2, sh = 16 * p2 + 4 * c; /* sub-block 4P + 2 p2 + t, half u */
+                    quant__bk_st(dst, at + 128 * (size_t)P + 32 * (size_t)(2 * p2 + t) + 16 * (size_t)u,
+                                 _mm512_permutexvar_epi32(sh ? _mm512_srli_epi32(D, (unsigned)sh) : D, T[2 * p2 + t]), o);
+                }
+            }
+        }
+        return;
+    }
     QUANT__UNROLL4 /* so that shift counts are constants */
     for (n = 0; n < 8; n += 2) {
-        const uint8_t *q = b + (k5 ? 48 : 16) + 16 * n;
+        const uint8_t *q = b + 48 + 16 * n;
         for (j = 0; j < 2; ++j) {
             const int s = n + j;
             const __m512 dl = _mm512_set1_ps(dms[s]), ml = _mm512_set1_ps(dms[8 + s]);
