@@ -1461,7 +1461,10 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
+#define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
+#define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
+#define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__bk5_k QUANT__SFX(quant__bk5_k)
 #define quant__bk5_kinit QUANT__SFX(quant__bk5_kinit)
@@ -6264,15 +6267,55 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
         }
     }
 }
+/* Q6_K to f32 (f16): the 6-bit codes less 32 built as signed bytes, 64
+   at a time (elements 64m .. 64m + 63 of the block, in order); output
+   group g of 16 is byte lane g % 4 of vector g / 4, its scale d * sc[g]
+   (one vector product, then broadcast from memory), times the code */
+QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
+    /* word shifts bringing bits 2j, 2j + 1 of qh to bits 4, 5: j = 0, 1 by
+       the left shift (the vector's halves), 2, 3 by the right one */
+    const __m512i sl = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
+    const __m512i sr = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
+    const __m512i m0f = _mm512_set1_epi8(15), m3f = _mm512_set1_epi8(63), s32 = _mm512_set1_epi8(32);
+    float dss[16];
+    int n, g;
+    _mm512_storeu_ps(dss, ds);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dss)); /* gcc would rather vpermd ds by a broadcast count than load dss */
+#endif
+    QUANT__UNROLL4
+    for (n = 0; n < 2; ++n) {
+        const __m512i QL = _mm512_loadu_si512((const void *)(b + 64 * n));
+        const __m512i QH = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 128 + 32 * n)));
+        /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
+        const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
+        const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
+        const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
+        __m128i x[8];
+        x[0] = _mm512_castsi512_si128(v0);
+        x[1] = _mm512_extracti32x4_epi32(v0, 1);
+        x[2] = _mm512_extracti32x4_epi32(v0, 2);
+        x[3] = _mm512_extracti32x4_epi32(v0, 3);
+        x[4] = _mm512_castsi512_si128(v1);
+        x[5] = _mm512_extracti32x4_epi32(v1, 1);
+        x[6] = _mm512_extracti32x4_epi32(v1, 2);
+        x[7] = _mm512_extracti32x4_epi32(v1, 3);
+        for (g = 0; g < 8; ++g)
+            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g,
+                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[8 * n + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+    }
+}
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
    side (lanes 0..7 sc, 8..15 m of quant__k4_scale: the low bits are byte
    ia's >> sa & ma, the high two bits 6, 7 of byte ib) and multiplied by d
    and m at once. Then one 32-entry bf16 table per 64 outputs (Q4_K: two
    sub-blocks of 16 levels, index nibble | 16 for the second) or per 32
    (Q5_K: 32 levels, index nibble | qh bit << 4), for vpermw. */
-QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
+/* Q4_K, Q5_K: the 8 d * sc (lanes 0..7) and m * mn (8..15) */
+QUANT__INLINE __m512 quant__bk_k45dm(const uint8_t *b)
 {
-    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + 4));
     const __m128i ia = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11);
     const __m128i ib = _mm_setr_epi8(-1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, 4, 5, 6, 7);
@@ -6280,9 +6323,13 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     const __m512i ma = _mm512_setr_epi32(63, 63, 63, 63, 15, 15, 15, 15, 63, 63, 63, 63, 15, 15, 15, 15);
     const __m512i sl = _mm512_and_si512(_mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ia)), sa), ma);
     const __m512i sh = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ib)), 2), _mm512_set1_epi32(0x30));
-    /* d * sc and m * mn, the scalar code's products */
-    const __m512 dm = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
                                     _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
+}
+QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 dm = quant__bk_k45dm(b);
     const quant__bk_k k = quant__bk_kinit();
     __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
     __m256i b1 = _mm256_set1_epi8(1), qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
@@ -6323,6 +6370,81 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     }
 }
 
+/* Q4_K and Q5_K to f32 (f16): per sub-block s a table of its 16 levels
+   dl * level - ml (Q5_K: 32, two vectors), d * sc and m * mn broadcast
+   from memory; Q4_K's index is the nibble (vpermd reads bits 0..3), Q5_K's
+   the nibble with bit s of qh moved to bit 4 (vpermt2d reads 0..4) */
+QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
+    const __m512i m15 = _mm512_set1_epi32(15);
+    const __m512i H0 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 16))) : m15;
+    const __m512i H1 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 32))) : m15;
+    float dms[16];
+    int n, j, h;
+    _mm512_storeu_ps(dms, quant__bk_k45dm(b));
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dms)); /* gcc would rather vpermd than load dms */
+#endif
+    if (!k5) {
+        /* Q4_K without widening: the 64 bytes of sub-blocks 4P .. 4P + 3
+           transposed so that dword k holds byte k, 16 + k, 32 + k, 48 + k
+           (a 4 x 4 dword transpose, then one of bytes in each lane); a
+           shift brings the nibble of output k to bits 0..3 */
+        const __m512i tp = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+        const __m512i tb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+        int P, p2, c;
+        QUANT__UNROLL4
+        for (P = 0; P < 2; ++P) {
+            const __m512i D = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(tp, _mm512_loadu_si512((const void *)(b + 16 + 64 * P))), tb);
+            __m512i T[4];
+            for (j = 0; j < 4; ++j) {
+                __m512 p = _mm512_mul_ps(_mm512_set1_ps(dms[4 * P + j]), lev);
+                QUANT__VFENCE(p);
+                T[j] = quant__bk_tab(_mm512_sub_ps(p, _mm512_set1_ps(dms[8 + 4 * P + j])), o);
+            }
+            for (p2 = 0; p2 < 2; ++p2) {
+                QUANT__UNROLL4
+                for (c = 0; c < 4; ++c) { /* byte 2 p2 + c / 2 of the dwords, nibble c % 2 */
+                    const int u = c / 2, t = c % 2, sh = 16 * p2 + 4 * c; /* sub-block 4P + 2 p2 + t, half u */
+                    quant__bk_st(dst, at + 128 * (size_t)P + 32 * (size_t)(2 * p2 + t) + 16 * (size_t)u,
+                                 _mm512_permutexvar_epi32(sh ? _mm512_srli_epi32(D, (unsigned)sh) : D, T[2 * p2 + t]), o);
+                }
+            }
+        }
+        return;
+    }
+    QUANT__UNROLL4 /* so that shift counts are constants */
+    for (n = 0; n < 8; n += 2) {
+        const uint8_t *q = b + 48 + 16 * n;
+        for (j = 0; j < 2; ++j) {
+            const int s = n + j;
+            const __m512 dl = _mm512_set1_ps(dms[s]), ml = _mm512_set1_ps(dms[8 + s]);
+            __m512 p = _mm512_mul_ps(dl, lev);
+            __m512i T0, T1 = m15;
+            QUANT__VFENCE(p);
+            T0 = quant__bk_tab(_mm512_sub_ps(p, ml), o);
+            if (k5) {
+                __m512 p16 = _mm512_mul_ps(dl, lev16);
+                QUANT__VFENCE(p16);
+                T1 = quant__bk_tab(_mm512_sub_ps(p16, ml), o);
+            }
+            for (h = 0; h < 2; ++h) {
+                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + 16 * h)));
+                const __m512i i = j ? _mm512_srli_epi32(D, 4) : D;
+                __m512i v;
+                if (k5) {
+                    const __m512i H = h ? H1 : H0;
+                    const __m512i hs = s < 4 ? _mm512_slli_epi32(H, (unsigned)(4 - s)) : s > 4 ? _mm512_srli_epi32(H, (unsigned)(s - 4)) : H;
+                    /* bits 0..3 from i, 4.. from hs */
+                    v = _mm512_permutex2var_epi32(T0, _mm512_ternarylogic_epi32(i, hs, m15, 0xE4), T1);
+                } else v = _mm512_permutexvar_epi32(i, T0);
+                quant__bk_st(dst, at + 32 * (size_t)s + 16 * (size_t)h, v, o);
+            }
+        }
+    }
+}
 /* One block of type t (a constant where it is inlined) at b decoded to
    element `at` of dst */
 QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
@@ -6403,66 +6525,26 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     case QUANT_Q4_K: case QUANT_Q5_K: {
         /* sub-block n: nibble (n odd: high) of byte l of its 32, the fifth bit (Q5_K) bit n of qh[l] */
         const int k5 = t == QUANT_Q5_K;
-        const float d = quant__bk_h(b), m = quant__bk_h(b + 2);
-        const uint8_t *q = b + (k5 ? 48 : 16);
         if ((o & 3u) == 1u) {
             /* finite d and m: no table entry is NaN */
             if ((b[1] & 0x7Cu) != 0x7Cu && (b[3] & 0x7Cu) != 0x7Cu) quant__bk_k45(b, k5, dst, at, o, 0);
             else quant__bk_k45(b, k5, dst, at, o, 1);
             break;
         }
-        for (n = 0; n < 8; n += 2, q += 32) {
-            unsigned sc, mn;
-            __m512i Ta[2], Tb[2];
-            for (j = 0; j < 2; ++j) {
-                quant__k4_scale(b + 4, n + j, &sc, &mn);
-                Ta[j] = quant__bk_tab(quant__bk_dm(lev, d * (float)sc, quant__gm(m, (float)mn)), o);
-                Tb[j] = k5 ? quant__bk_tab(quant__bk_dm(_mm512_add_ps(lev, _mm512_set1_ps(16)), d * (float)sc, quant__gm(m, (float)mn)), o)
-                           : Ta[j];
-            }
-            for (j = 0; j < 32; j += 16) {
-                const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + j)));
-                __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4);
-                if (k5) {
-                    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 + j));
-                    const __m512i s16 = _mm512_set1_epi32(16);
-                    i0 = _mm512_mask_or_epi32(i0, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << n))), i0, s16);
-                    i1 = _mm512_mask_or_epi32(i1, _mm_test_epi8_mask(h, _mm_set1_epi8((char)(2 << n))), i1, s16);
-                }
-                quant__bk_st(dst, at + 32 * (size_t)n + (size_t)j, _mm512_permutex2var_epi32(Ta[0], i0, Tb[0]), o);
-                quant__bk_st(dst, at + 32 * (size_t)n + 32 + (size_t)j, _mm512_permutex2var_epi32(Ta[1], i1, Tb[1]), o);
-            }
-        }
+        if (o == 0u) quant__bk_k45f(b, k5, dst, at, 0u); /* f32: o constant in each copy */
+        else if (o == 4u) quant__bk_k45f(b, k5, dst, at, 4u);
+        else quant__bk_k45f(b, k5, dst, at, o);
         break;
     }
-    case QUANT_Q6_K: {
-        const float d = quant__bk_h(b + 208);
+    case QUANT_Q6_K:
         if ((o & 3u) == 1u) {
             /* a finite d: d * sc and its products are finite */
             if ((b[209] & 0x7Cu) != 0x7Cu) quant__bk_q6(b, dst, at, o, 0);
             else quant__bk_q6(b, dst, at, o, 1);
-            break;
-        }
-        for (n = 0; n < 2; ++n) {
-            const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
-            const int8_t *sc = (const int8_t *)(b + 192 + 8 * n);
-            int l;
-            for (l = 0; l < 32; l += 16) {
-                const __m512i H = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + l)));
-                const __m512i A = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l)));
-                const __m512i B = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + l + 32)));
-                for (j = 0; j < 4; ++j) {
-                    const __m512i lo4 = j & 2 ? _mm512_srli_epi32(j & 1 ? B : A, 4) : _mm512_and_si512(j & 1 ? B : A, m15);
-                    const __m512i hi2 = _mm512_and_si512(_mm512_srli_epi32(H, (unsigned)(2 * j)), _mm512_set1_epi32(3));
-                    const __m512i q = _mm512_sub_epi32(_mm512_or_si512(lo4, _mm512_slli_epi32(hi2, 4)), _mm512_set1_epi32(32));
-                    const float ds = d * (float)sc[l / 16 + 2 * j];
-                    quant__bk_st(dst, at + 128 * (size_t)n + 32 * (size_t)j + (size_t)l,
-                                 quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(ds), _mm512_cvtepi32_ps(q)), o), o);
-                }
-            }
-        }
+        } else if (o == 0u) quant__bk_q6f(b, dst, at, 0u); /* f32: o constant in each copy */
+        else if (o == 4u) quant__bk_q6f(b, dst, at, 4u);
+        else quant__bk_q6f(b, dst, at, o);
         break;
-    }
     case QUANT_Q2_K: {
         /* scales[16] (low nibble scale, high min), qs[64], d, dmin. Element
            128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], in
@@ -9179,7 +9261,10 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_kinit
 #undef quant__bk_q8
 #undef quant__bk_q6
+#undef quant__bk_q6f
 #undef quant__bk_k45
+#undef quant__bk_k45dm
+#undef quant__bk_k45f
 #undef quant__bk_one
 #undef quant__bk5_k
 #undef quant__bk5_kinit
