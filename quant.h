@@ -6817,7 +6817,7 @@ QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, siz
             } else if (t == QUANT_NVFP4_BLOCK) {
                 for (n = 0; n < 4; ++n) {
                     /* bytes 8n .. 8n + 7 twice, the second time >> 4 (vpermps reads bits 3:0) */
-                    const __m128i q = _mm_castpd_si128(_mm_loaddup_pd((const double *)(const void *)(b + 4 + 8 * n)));
+                    const __m128i q = _mm_broadcastq_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(b + 4 + 8 * n)));
                     const __m512i x = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(q), k.dsh);
                     const __m512 T = _mm512_mul_ps(k.fp4, _mm512_set1_ps(s[4 * j + (size_t)n]));
                     quant__bk_st(dst, at + 16 * (size_t)n, _mm512_castps_si512(_mm512_permutexvar_ps(x, T)), o);
