@@ -982,6 +982,19 @@ extern "C" {
 #else
 #  define QUANT__RQ 1
 #endif
+#ifdef QUANT_NO_F8
+#  define QUANT__F8 0
+#else
+#  define QUANT__F8 1
+#endif
+/* QUANT_ONLY_EXACT without the choose pair: every integer quantize
+   divides and adds z before rounding, so the scalar code keeps that form
+   alone */
+#if defined(QUANT_ONLY_EXACT) && defined(QUANT_NO_CHOOSE)
+#  define QUANT__EXACT_ONLY 1
+#else
+#  define QUANT__EXACT_ONLY 0
+#endif
 /* packed types of either family: s4, u4, s2, u2; f4_e2m1 */
 #define QUANT__PACKED (QUANT__4BIT || QUANT__MX)
 /* elements a SIMD build converts per kernel call where it stages data
@@ -2269,15 +2282,18 @@ QUANT__INLINE int32_t quant__q_int(float x, float s, float r, int32_t z, unsigne
     const int32_t lo = (QUANT__S16 && (f & QUANT__F_S16)) ? -32768 : (f & QUANT__F_U8) ? 0 : -128;
     const int32_t hi = (QUANT__S16 && (f & QUANT__F_S16)) ? 32767 : (f & QUANT__F_U8) ? 255 : 127;
     float v;
-    if (f & QUANT__F_RECIP) { v = x * r; QUANT__FENCE(v); }
+    if (!QUANT__EXACT_ONLY && (f & QUANT__F_RECIP)) { v = x * r; QUANT__FENCE(v); }
     else v = x / s;
     if (v != v) v = 0.0f;              /* NaN quantizes like zero: sat(z) */
-    if (f & QUANT__F_ZP_BEFORE) {
+    if (QUANT__EXACT_ONLY || (f & QUANT__F_ZP_BEFORE)) {
         v = v + (float)z;
-        /* clamping before rounding is exact: lo and hi are integers */
+        /* clamping before rounding is exact: lo and hi are integers. Then
+           |v| <= 2^15, and adding 1.5 * 2^23 leaves v's fraction to the
+           FPU's round to nearest even (as quant__rne_i32 does, for a
+           smaller range) */
         if (v < (float)lo) v = (float)lo;
         if (v > (float)hi) v = (float)hi;
-        return quant__rne_i32(v);
+        return (int32_t)((v + 12582912.0f) - 12582912.0f);
     } else {
         /* rne(v) + z, saturated, in 32-bit steps. From 2^32 on the sum
            saturates for every int32 z. Between 2^31 and 2^32, |v| = 2^31 + w
@@ -2314,7 +2330,9 @@ QUANT__INLINE void quant__scale_pair(const float *scale, unsigned f, float *s, f
 
 /* The four kernel shapes. scale (and zp) advance by sstep (zstep) per
    element: 0 for one scale, 1 for a vector of scales (per channel, last
-   axis). Every backend has these four with these signatures. */
+   axis). Every backend has these four with these signatures. The scalar
+   one also writes s16 (QUANT__F_S16: dst then holds int16_t), so that
+   one copy of quant__q_int serves every integer type. */
 QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size_t n,
                                             const float *scale, size_t sstep,
                                             const int32_t *zp, size_t zstep, unsigned f)
@@ -2322,8 +2340,11 @@ QUANT__PRIVATE void quant__scalar_f32_to_i8(const float *src, uint8_t *dst, size
     size_t i;
     float s = 0.0f, r = 0.0f;
     for (i = 0; i < n; ++i) {
+        int32_t q;
         if (i == 0 || sstep) quant__scale_pair(scale + i * sstep, f, &s, &r);
-        dst[i] = (uint8_t)quant__q_int(src[i], s, r, zp[i * zstep], f);
+        q = quant__q_int(src[i], s, r, zp[i * zstep], f);
+        if (QUANT__S16 && (f & QUANT__F_S16)) ((int16_t *)(void *)dst)[i] = (int16_t)q;
+        else dst[i] = (uint8_t)q;
     }
 }
 
@@ -9500,12 +9521,9 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     int i, axis = 0;
 
     if (!quant__is_float(f->dtype)) return QUANT_ERR_DTYPE;
-    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !quant__is_f8(qdt) && !quant__pk(qdt) && !(QUANT__S16 && qdt == QUANT_S16) &&
-        !(qdt == QUANT_S32 && !quantize) && !quant__blk(qdt))
+    if (qdt != QUANT_S8 && qdt != QUANT_U8 && !(QUANT__F8 && quant__is_f8(qdt)) && !quant__pk(qdt) &&
+        !(QUANT__S16 && qdt == QUANT_S16) && !(qdt == QUANT_S32 && !quantize) && !quant__blk(qdt))
         return QUANT_ERR_DTYPE;
-#ifdef QUANT_NO_F8
-    if (quant__is_f8(qdt)) return QUANT_ERR_DTYPE;
-#endif
     /* src is counted with the larger element size, dst's dims compared
        with its: equal dims make an equal count */
     if ((st = quant__count(src, dst, (unsigned)(quant__dtype_size(f->dtype) > quant__dtype_size(qdt)
@@ -9529,8 +9547,8 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->inner = n;
     *channels = 1;
     if (a->qtype == QUANT_PER_CHANNEL) {
-        if (src->rank == 0 || a->axis < -(int64_t)src->rank || a->axis >= src->rank)
-            return QUANT_ERR_AXIS;
+        /* -rank <= axis < rank, in one unsigned compare (never met at rank 0) */
+        if ((uint64_t)a->axis + (uint64_t)src->rank >= 2u * (uint64_t)src->rank) return QUANT_ERR_AXIS;
         axis = (int)(a->axis < 0 ? a->axis + src->rank : a->axis);
         /* kept in 64 bits: with another dim 0 this one may pass SIZE_MAX,
            and the scale count is checked against it as given */
@@ -9558,7 +9576,8 @@ QUANT__INLINE quant_status quant__check_tensors(const quant_tensor *src, const q
     p->axis = (unsigned char)(a->qtype == QUANT_PER_CHANNEL ? axis : 0);
     p->dims = src->dims;
     p->group = a->group_shape;
-    p->general = f->dtype != QUANT_F32 || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) || a->qtype == QUANT_PER_GROUP;
+    p->general = (QUANT__HALF && f->dtype != QUANT_F32) || quant__pk(qdt) || (QUANT__S16 && qdt == QUANT_S16) ||
+                 (QUANT__GROUPS && a->qtype == QUANT_PER_GROUP);
     if (quant__blk(qdt)) p->general = 2; /* quant__run_blocks */
     p->tscale = 0.0f; /* quant__check_scales sets it */
     *count = n;
@@ -9588,10 +9607,10 @@ QUANT__PRIVATE int quant__grid_shape_ok(const quant_tensor *t, const quant_tenso
     return (t->rank == 1 && big <= 1) || (t->rank == 0 && big == 0);
 }
 
-/* Zero-point count: 1 per tensor; 1 or C per channel; 1 or the grid's per group. */
-QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, const quant_attrs *a, size_t n)
+/* Zero-point count: 1 per tensor; 1 or C per channel; 1 or the grid's per
+   group. channels is the scale count the qtype needs (1 per tensor). */
+QUANT__PRIVATE int quant__zp_count_ok(uint64_t channels, size_t n)
 {
-    if (a->qtype == QUANT_PER_TENSOR) return n == 1;
     return n == 1 || (uint64_t)n == channels;
 }
 
@@ -9601,9 +9620,10 @@ QUANT__PRIVATE quant_status quant__check_zp_values(const quant__plan *p)
     for (i = 0; i < p->n_zps; ++i) {
         if (p->zp_kind == QUANT__ZP_I64) {
             const int64_t z = ((const int64_t *)p->zps)[i];
-            if (z < INT32_MIN || z > INT32_MAX) return QUANT_ERR_ZP_VALUE;
+            if (((uint64_t)z + 0x80000000u) >> 32) return QUANT_ERR_ZP_VALUE; /* outside int32 */
         }
-        if ((quant__is_f8(p->qdtype) || quant__is_f4(p->qdtype)) && quant__zp_at(p, i) != 0) return QUANT_ERR_ZPS;
+        if (((QUANT__F8 && quant__is_f8(p->qdtype)) || quant__is_f4(p->qdtype)) && quant__zp_at(p, i) != 0)
+            return QUANT_ERR_ZPS;
     }
     return QUANT_OK;
 }
@@ -9623,12 +9643,19 @@ QUANT__PRIVATE unsigned quant__flags(const quant_attrs *a, unsigned q)
         0,                                   /* onnx   */
         QUANT__F_RECIP                       /* torch  */
     };
+#ifdef QUANT_ONLY_EXACT
+    unsigned f = QUANT__F_ZP_BEFORE; /* quant__check_attrs took no other rounding */
+    (void)by_rounding;
+#else
     unsigned f = by_rounding[a->rounding];
+#endif
     if (q == QUANT_U8 || q == QUANT_U4 || q == QUANT_U2) f |= QUANT__F_U8;
-    if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
     if (QUANT__S16 && q == QUANT_S16) f |= QUANT__F_S16;
-    if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
-    if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
+    if (QUANT__F8) {
+        if (q == QUANT_F8_E5M2) f |= QUANT__F_E5M2;
+        if (a->f8_overflow == QUANT_F8_INF_NAN) f |= QUANT__F_INF_NAN;
+        if (a->rounding == QUANT_ROUND_ONEDNN && quant__is_f8(q)) f |= QUANT__F_VIA_F16;
+    }
     return f;
 }
 
@@ -9659,7 +9686,7 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
 {
     size_t n_sc;
     plan->sdtype = QUANT_F32;
-    if (a->tensor_scale != 0.0f) { /* +-0: none */
+    if (quant__bits(a->tensor_scale) << 1) { /* +-0: none */
         const float t = a->tensor_scale;
         if (!QUANT__MX) return QUANT_ERR_ATTR;
         if (!(t >= quant__float(0x00800000u) && t <= quant__float(0x7F7FFFFFu))) return QUANT_ERR_SCALE_VALUE;
@@ -9679,7 +9706,7 @@ QUANT__INLINE quant_status quant__check_scales(quant__plan *plan, const quant_at
         n_sc = a->n_scales;
         plan->sraw = a->scales;
     }
-    if (a->qtype == QUANT_PER_TENSOR ? n_sc != 1 : (uint64_t)n_sc != channels) return QUANT_ERR_SCALES;
+    if ((uint64_t)n_sc != channels) return QUANT_ERR_SCALES; /* 1 per tensor */
     plan->n_scales = n_sc;
     if (plan->sdtype != QUANT_F32 || plan->tscale != 0.0f) plan->general = 1;
     return quant__scale_values(plan);
@@ -9710,11 +9737,11 @@ QUANT__INLINE quant_status quant__check_zps(quant__plan *plan, const quant_attrs
             return QUANT_ERR_ZPS;
         if (n_zp > 0 && zps_t->data == NULL) return QUANT_ERR_NULL;
         if (!quant__aligned(zps_t)) return QUANT_ERR_ALIGN;
-        if (!quant__zp_count_ok(channels, a, n_zp)) return QUANT_ERR_ZPS;
+        if (!quant__zp_count_ok(channels, n_zp)) return QUANT_ERR_ZPS;
         plan->zps = zps_t->data;
         plan->n_zps = n_zp;
     } else if (!dynamic && a->zps != NULL) {
-        if (!quant__zp_count_ok(channels, a, a->n_zps)) return QUANT_ERR_ZPS;
+        if (!quant__zp_count_ok(channels, a->n_zps)) return QUANT_ERR_ZPS;
         plan->zps = a->zps;
         plan->zp_kind = QUANT__ZP_I64;
         plan->n_zps = a->n_zps;
@@ -10015,16 +10042,13 @@ QUANT__NOINLINE void quant__f4_get(const uint8_t *b, size_t e, float *y, size_t 
 
 #if QUANT__S16
 /* s16 (TFLite's 16x8 activations): section 3's integer rules element by
-   element, saturating to [-32768, 32767]; dequantize fl((float)(q - z) * s)
+   element, saturating to [-32768, 32767] (the scalar s8 kernel, told by
+   QUANT__F_S16, which quant__flags sets); dequantize fl((float)(q - z) * s)
    with q - z exact */
-QUANT__NOINLINE void quant__s16_put(const float *x, int16_t *d, size_t len, const float *sc, const int32_t *zp, size_t step,
-                                    unsigned f)
+QUANT__INLINE void quant__s16_put(const float *x, int16_t *d, size_t len, const float *sc, const int32_t *zp, size_t step,
+                                  unsigned f)
 {
-    size_t k;
-    for (k = 0; k < len; ++k) {
-        const float s = sc[k * step];
-        d[k] = (int16_t)quant__q_int(x[k], s, 1.0f / s, zp[k * step], f | QUANT__F_S16);
-    }
+    quant__scalar_f32_to_i8(x, (uint8_t *)(void *)d, len, sc, step, zp, step, f);
 }
 QUANT__NOINLINE void quant__s16_get(const int16_t *q, float *y, size_t len, const float *sc, const int32_t *zp, size_t step)
 {
@@ -11951,8 +11975,8 @@ QUANT__NOINLINE void quant__explain_line(quant__line *l, const quant__plan *p, q
             count_ok = quant__count(zps, NULL, 1, &nz) == QUANT_OK &&
                        (quant__grid_shape_ok(zps, src, a) ||
                         (a->qtype == QUANT_PER_GROUP && nz == 1 && (zps->rank <= 1 || zps->rank == src->rank))) &&
-                       quant__zp_count_ok(p->n_scales, a, nz);
-        else count_ok = quant__zp_count_ok(p->n_scales, a, nz);
+                       quant__zp_count_ok(p->n_scales, nz);
+        else count_ok = quant__zp_count_ok(p->n_scales, nz);
         if (count_ok) {
             quant__say(l, "zps: f8 takes no zero point but 0");
         } else if (!dynamic) {
