@@ -5090,8 +5090,11 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
                                         quant__vi lo, quant__vi hi, const int clamp)
 {
     if (rnd == QUANT_RQ_FLOAT) {
-        const quant__vf y = quant__mul(quant__i2f(quant__ldi(src)), vec ? quant__ldf(s) : quant__setf(s[0]));
-        return quant__cvt(quant__min(quant__max(y, quant__setf((float)k->lo)), quant__setf((float)k->hi)));
+        /* without clamp (x86, the activation range the whole type) the
+           packs clamp from below: a y under -2^31 converts to INT_MIN */
+        quant__vf y = quant__mul(quant__i2f(quant__ldi(src)), vec ? quant__ldf(s) : quant__setf(s[0]));
+        if (clamp) y = quant__max(y, quant__setf((float)k->lo));
+        return quant__cvt(quant__min(y, quant__setf((float)k->hi)));
     }
 #if QUANT__PASS == QUANT_SIMD_AVX512
     if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
@@ -5162,7 +5165,7 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
         else
 #endif
 #if QUANT__X86
-        if (rnd != QUANT_RQ_FLOAT && k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k);
+        if (k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k);
         else
 #endif
             i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 0, k);

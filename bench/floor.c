@@ -1,4 +1,4 @@
-/* floor: how fast can a kernel be on this CPU? For three kernels whose
+/* floor: how fast can a kernel be on this CPU? For four kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
@@ -25,6 +25,15 @@
                 and the permute of four vectors. No rounding, no shift, no
                 zero point, no clamp: AVX-512 has no high 32-bit multiply,
                 so every correct kernel does at least this
+
+   requantize s32 -> s8, FLOAT (XNNPACK's fp32 requantization), per
+   channel, the same layout and bytes:
+
+     floor      per vector of 16 the conversion to float, the product with
+                the channels' scales, the conversion back (vcvtps2dq's own
+                rounding); then the packs and the permute. No zero point,
+                no clamp and no magic-number rounding: a correct kernel
+                does all of this and more
 
    f32 -> iq4_nl (4n bytes read, 18/32 n written; the limit loop writes n):
    the encoding quant.h defines is ggml_quantize_chunk's, whose
@@ -130,6 +139,7 @@ __attribute__((noinline)) static void bf16_loop(const void *src, void *dst, size
 /* ---- requantize: channels last, C of them ---- */
 enum { C = 256 };
 static int32_t rq_m[C], rq_sh[C];
+static float rq_s[C];
 
 __attribute__((noinline)) static void limit32(const void *srcv, void *dstv, size_t n)
 {
@@ -171,6 +181,41 @@ __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size
     rq.qtype = QUANT_PER_CHANNEL;
     rq.axis = 1;
     rq.multipliers = rq_m; rq.shifts = rq_sh;
+    rq.n = C;
+    rq.zp = 3; rq.act_min = -128; rq.act_max = 127;
+    if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
+}
+
+/* round(x * s) a vector of 16, with the scales of channels j.. */
+T512 static inline __m512i float_products(const int32_t *x, const float *s)
+{
+    return _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)x)), _mm512_loadu_ps(s)));
+}
+
+T512 __attribute__((noinline)) static void rqf_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 64)
+            store_packed(dst + i + j, float_products(src + i + j, rq_s + j), float_products(src + i + j + 16, rq_s + j + 16),
+                         float_products(src + i + j + 32, rq_s + j + 32), float_products(src + i + j + 48, rq_s + j + 48));
+}
+
+__attribute__((noinline)) static void rqf_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_requant rq;
+    memset(&src, 0, sizeof src);
+    memset(&rq, 0, sizeof rq);
+    src.dtype = QUANT_S32; src.rank = 2; src.dims[0] = (int64_t)(n / C); src.dims[1] = C;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_S8; dst.data = dstv;
+    rq.rounding = QUANT_RQ_FLOAT;
+    rq.qtype = QUANT_PER_CHANNEL;
+    rq.axis = 1;
+    rq.scales = rq_s;
     rq.n = C;
     rq.zp = 3; rq.act_min = -128; rq.act_max = 127;
     if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
@@ -285,10 +330,12 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[3] = {
+    static const fcase cases[4] = {
         { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
         { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
           { rq_floor_loop, rq_loop, NULL } },
+        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
+          { rqf_floor_loop, rqf_loop, NULL } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
     };
@@ -306,8 +353,9 @@ int main(int argc, char **argv)
     for (c = 0; c < C; ++c) {
         rq_m[c] = (int32_t)(0x40000000u | ((uint32_t)c * 2654435761u >> 2));
         rq_sh[c] = -1 - c % 12;
+        rq_s[c] = 1.0f / (float)(100 + c);
     }
-    for (c = 0; c < 3; ++c) run_case(&cases[c], runs);
+    for (c = 0; c < 4; ++c) run_case(&cases[c], runs);
     return 0;
 }
 #endif
