@@ -4794,6 +4794,9 @@ typedef struct quant__rqk {
 #define QUANT__RQ_S8 0
 #define QUANT__RQ_U8 1
 #define QUANT__RQ_S16 2
+/* x86, channels last: parameters laid out for this many elements of rows
+   (8 KiB of stack), so that one kernel call takes several short rows */
+#define QUANT__RQ_REP 1024
 
 /* floor(v / 2^s) for 0 <= s <= 63 (C leaves >> of a negative value to the
    implementation; compilers make this one arithmetic shift) */
@@ -11590,15 +11593,39 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
         /* the channel last (inner 1): each row of nch elements walks the
            parameter arrays; otherwise runs of inner elements share a
            channel's */
-        const int32_t *const m = fl ? NULL : (const int32_t *)p0, *const sh = fl ? NULL : (const int32_t *)p1;
-        const float *const s = fl ? (const float *)p0 : NULL;
+        const int32_t *m = fl ? NULL : (const int32_t *)p0, *sh = fl ? NULL : (const int32_t *)p1;
+        const float *s = fl ? (const float *)p0 : NULL;
         size_t run, per, e, c = 0;
+#if QUANT__X86
+        /* few channels, last: a kernel call a row would cost about what
+           the row does, so the parameters are laid out again for as many
+           rows as fit here, and one call takes that many rows */
+        union { float f[QUANT__RQ_REP]; int32_t i[2 * QUANT__RQ_REP]; } rep;
+#endif
         for (i = ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i];
         run = inner == 1 ? nch : inner;
         per = inner == 1 ? 1u : nch;
+#if QUANT__X86
+        if (inner == 1 && nch <= QUANT__RQ_REP / 2 && n / 8 >= QUANT__RQ_REP / nch * nch) { /* used 8 times or more */
+            run = QUANT__RQ_REP / nch * nch;
+            /* with a counter, not j % nch, and not as memcpy */
+            if (fl) {
+                for (j = 0; j < run; ++j) { rep.f[j] = s[c]; if (++c == nch) c = 0; }
+                s = rep.f;
+            } else {
+                for (j = 0; j < run; ++j) {
+                    rep.i[j] = m[c];
+                    rep.i[QUANT__RQ_REP + j] = sh[c];
+                    if (++c == nch) c = 0;
+                }
+                m = rep.i;
+                sh = rep.i + QUANT__RQ_REP;
+            }
+        }
+#endif
         for (e = 0; e < n; e += run) {
-            quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, run, m ? m + c : m,
-                      sh ? sh + c : sh, s ? s + c : s, inner == 1, &k);
+            quant__rq((const int32_t *)src->data + e, (uint8_t *)dst->data + e * esize, n - e < run ? n - e : run,
+                      m ? m + c : m, sh ? sh + c : sh, s ? s + c : s, inner == 1, &k);
             if (++c == per) c = 0;
         }
     }

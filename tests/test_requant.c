@@ -327,6 +327,9 @@ static void per_channel(void)
         /* rows long enough for whole blocks of vectors, starting anywhere
            (streaming stores in the build that streams from 256 bytes) */
         { 2, { 9, 100 }, 1 }, { 2, { 100, 9 }, 0 },
+        /* channels last, enough rows that x86 lays the parameters out for
+           several rows a call (a part call at the end of the first two) */
+        { 2, { 300, 37 }, 1 }, { 3, { 5, 41, 64 }, 2 }, { 2, { 17, 512 }, -1 },
     };
     static const quant_dtype dts[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
     int si, di, r, rep;
