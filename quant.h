@@ -1472,6 +1472,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_k45t QUANT__SFX(quant__bk_k45t)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__bk5_k QUANT__SFX(quant__bk5_k)
+#define quant__bk5_b QUANT__SFX(quant__bk5_b)
 #define quant__bk5_kinit QUANT__SFX(quant__bk5_kinit)
 #define quant__bk5_q5tab QUANT__SFX(quant__bk5_q5tab)
 #define quant__bk5_q5idx QUANT__SFX(quant__bk5_q5idx)
@@ -1480,6 +1481,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk5_scales QUANT__SFX(quant__bk5_scales)
 #define quant__bk5_run QUANT__SFX(quant__bk5_run)
 #define quant__bk5_bf16i QUANT__SFX(quant__bk5_bf16i)
+#define quant__bk5_batch QUANT__SFX(quant__bk5_batch)
 #define quant__bk_kq_bf16i QUANT__SFX(quant__bk_kq_bf16i)
 #define quant__bk_n4x QUANT__SFX(quant__bk_n4x)
 #define quant__bk_n4c QUANT__SFX(quant__bk_n4c)
@@ -6781,27 +6783,41 @@ QUANT__INLINE __m512i quant__bk5_f4idx(const uint8_t *q, int hf, const quant__bk
 #endif
     return _mm512_ternarylogic_epi32(_mm512_srlv_epi16(x, k->wsh8), k->w15, k->wg, 0xEA);
 }
+/* the blocks of Q5_0, Q5_1 or NVFP4 go in batches of 16: s, m their
+   scales, for two batches */
+typedef struct quant__bk5_b {
+    float s[2][64], m[2][16];
+    int ok[2];
+} quant__bk5_b;
+/* batch k0 / 16 of the nb blocks at src: makes the next batch's scales
+   (their latency hidden behind this batch's decoding) and returns this
+   batch's block count for the caller to decode, or 0 when a scale was not
+   finite (the batch then decoded here by quant__bk_one) */
+QUANT__INLINE size_t quant__bk5_batch(unsigned t, const uint8_t *src, void *dst, size_t nb, size_t k0, unsigned o, quant__bk5_b *B)
+{
+    const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
+    const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+    const uint8_t *b = src + k0 * bb;
+    size_t j;
+    if (k0 == 0) B->ok[0] = quant__bk5_scales(t, src, cnt, B->s[0], B->m[0]);
+    if (nb - k0 > 16) B->ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, B->s[c ^ 1u], B->m[c ^ 1u]);
+    if (B->ok[c]) return cnt;
+    for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
+    return 0;
+}
 /* the nb blocks of Q5_0, Q5_1 or NVFP4 from src to f32 (o & 3 == 0) or
    bf16 (1); a constant t and o & 3 where it is inlined */
 QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float sb[2][64], mb[2][16];
+    quant__bk5_b B5;
     size_t k0, j;
-    int n, ok[2];
-    /* a batch's scales made while the one before is decoded (their latency
-       hidden) */
-    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    int n;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const size_t cnt = quant__bk5_batch(t, src, dst, nb, k0, o, &B5);
         const uint8_t *b = src + k0 * bb;
-        const float *s = sb[c], *m = mb[c];
-        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
-        if (!ok[c]) {
-            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
-            continue;
-        }
+        const float *s = B5.s[(k0 / 16) & 1u], *m = B5.m[(k0 / 16) & 1u];
         for (j = 0; j < cnt; ++j, b += bb) {
             const size_t at = (k0 + j) * be;
             if (t == QUANT_NVFP4_BLOCK && (o & 3u)) {
@@ -6845,21 +6861,13 @@ QUANT__BF16I_FN void quant__bk5_bf16i(unsigned t, const uint8_t *src, void *dst,
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float sb[2][64], mb[2][16];
+    quant__bk5_b B5;
     size_t k0, j;
-    int n, ok[2];
-    /* a batch's scales made while the one before is decoded (their latency
-       hidden) */
-    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    int n;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const size_t cnt = quant__bk5_batch(t, src, dst, nb, k0, o, &B5);
         const uint8_t *b = src + k0 * bb;
-        const float *s = sb[c], *m = mb[c];
-        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
-        if (!ok[c]) {
-            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
-            continue;
-        }
+        const float *s = B5.s[(k0 / 16) & 1u], *m = B5.m[(k0 / 16) & 1u];
         for (j = 0; j < cnt; ++j, b += bb) {
             const size_t at = (k0 + j) * be;
             if (t == QUANT_NVFP4_BLOCK) {
@@ -9324,6 +9332,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_k45t
 #undef quant__bk_one
 #undef quant__bk5_k
+#undef quant__bk5_b
 #undef quant__bk5_kinit
 #undef quant__bk5_q5tab
 #undef quant__bk5_q5idx
@@ -9332,6 +9341,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk5_scales
 #undef quant__bk5_run
 #undef quant__bk5_bf16i
+#undef quant__bk5_batch
 #undef quant__bk_kq_bf16i
 #undef quant__bk_n4x
 #undef quant__bk_n4c
