@@ -1459,6 +1459,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
 #define quant__bk_k QUANT__SFX(quant__bk_k)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
+#define quant__bk_kset QUANT__SFX(quant__bk_kset)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
@@ -1488,7 +1489,6 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_n4c_init QUANT__SFX(quant__bk_n4c_init)
 #define quant__bk_n4q QUANT__SFX(quant__bk_n4q)
 #define quant__bk_n4v QUANT__SFX(quant__bk_n4v)
-#define quant__bk_n4r QUANT__SFX(quant__bk_n4r)
 #define quant__bk_n4dl QUANT__SFX(quant__bk_n4dl)
 #define quant__bk_n4st2 QUANT__SFX(quant__bk_n4st2)
 #define quant__bk_n4 QUANT__SFX(quant__bk_n4)
@@ -6133,25 +6133,6 @@ QUANT__INLINE void quant__bk_st32(void *dst, size_t at, __m512i v, unsigned o)
     if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
     else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
 }
-/* a table of 32 f32 values (a: 0..15, b: 16..31) as 16-bit words for
-   vpermw: o & 3 is 1 for bf16, 2 for f16. fin says no entry is a NaN:
-   bf16 then rounds as quant__f32_to_bf16 does without its NaN case
-   (+ 0x7FFF, + 1 more when the kept lsb is set; the high words). */
-QUANT__INLINE __m512i quant__bk_tab32(__m512 a, __m512 b, unsigned o, int fin)
-{
-    const __m512i even = _mm512_setr_epi32(0x00020000, 0x00060004, 0x000A0008, 0x000E000C, 0x00120010, 0x00160014,
-                                           0x001A0018, 0x001E001C, 0x00220020, 0x00260024, 0x002A0028, 0x002E002C,
-                                           0x00320030, 0x00360034, 0x003A0038, 0x003E003C);
-    if ((o & 3u) == 1u && fin) {
-        const __m512i ua = _mm512_castps_si512(a), ub = _mm512_castps_si512(b);
-        const __m512i k = _mm512_set1_epi32(0x7FFF), lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
-        const __m512i ra = _mm512_add_epi32(ua, k), rb = _mm512_add_epi32(ub, k);
-        return _mm512_permutex2var_epi16(_mm512_mask_add_epi32(ra, _mm512_test_epi32_mask(ua, lsb), ra, one),
-                                         _mm512_add_epi16(even, _mm512_set1_epi16(1)),
-                                         _mm512_mask_add_epi32(rb, _mm512_test_epi32_mask(ub, lsb), rb, one));
-    }
-    return _mm512_permutex2var_epi16(quant__v_to_half(a, (o & 3u) == 1u), even, quant__v_to_half(b, (o & 3u) == 1u));
-}
 /* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31;
    16-bit outputs take all 32 in one vpermw */
 QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m512i T, unsigned o)
@@ -6173,7 +6154,7 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
 typedef struct quant__bk_k {
     __m512i il, ih, lsb, half;
 } quant__bk_k;
-QUANT__INLINE quant__bk_k quant__bk_kinit(void)
+QUANT__INLINE quant__bk_k quant__bk_kset(void)
 {
     quant__bk_k k;
     k.il = _mm512_cvtepu8_epi16(_mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
@@ -6181,6 +6162,11 @@ QUANT__INLINE quant__bk_k quant__bk_kinit(void)
     k.ih = _mm512_add_epi16(k.il, _mm512_set1_epi16(1));
     k.lsb = _mm512_set1_epi16(1);
     k.half = _mm512_set1_epi16(0x7FFE);
+    return k;
+}
+QUANT__INLINE quant__bk_k quant__bk_kinit(void)
+{
+    quant__bk_k k = quant__bk_kset();
     QUANT__VFENCE(k.il);
     QUANT__VFENCE(k.ih);
     QUANT__VFENCE(k.lsb);
@@ -6199,6 +6185,21 @@ QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan, const qua
     hi = _mm512_permutex2var_epi16(_mm512_castps_si512(a), k->ih, _mm512_castps_si512(b));
     lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, k->lsb, k->half, 0xEA));
     return _mm512_add_epi16(hi, _mm512_srli_epi16(lo, 15));
+}
+/* a table of 32 f32 values (a: 0..15, b: 16..31) as 16-bit words for
+   vpermw: o & 3 is 1 for bf16, 2 for f16. fin says no entry is a NaN:
+   bf16 then rounds as quant__f32_to_bf16 does without its NaN case
+   (quant__bk_bf2). */
+QUANT__INLINE __m512i quant__bk_tab32(__m512 a, __m512 b, unsigned o, int fin)
+{
+    const __m512i even = _mm512_setr_epi32(0x00020000, 0x00060004, 0x000A0008, 0x000E000C, 0x00120010, 0x00160014,
+                                           0x001A0018, 0x001E001C, 0x00220020, 0x00260024, 0x002A0028, 0x002E002C,
+                                           0x00320030, 0x00360034, 0x003A0038, 0x003E003C);
+    if ((o & 3u) == 1u && fin) {
+        const quant__bk_k k = quant__bk_kset();
+        return quant__bk_bf2(a, b, 0, &k);
+    }
+    return _mm512_permutex2var_epi16(quant__v_to_half(a, (o & 3u) == 1u), even, quant__v_to_half(b, (o & 3u) == 1u));
 }
 /* scale * levels, and + m when has_m, as the scalar code computes them */
 QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
@@ -6905,7 +6906,7 @@ QUANT__INLINE __m512i quant__bk_n4x(const uint8_t *q, __m512i sh)
    them in registers): sh the index shifts, m15, s16, odd (the high words
    of two vectors of 16 dwords) */
 typedef struct quant__bk_n4c {
-    __m512i sh, m15, s16, odd;
+    __m512i sh, m15, s16;
 } quant__bk_n4c;
 QUANT__INLINE quant__bk_n4c quant__bk_n4c_init(void)
 {
@@ -6913,12 +6914,9 @@ QUANT__INLINE quant__bk_n4c quant__bk_n4c_init(void)
     k.sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
     k.m15 = _mm512_set1_epi16(15);
     k.s16 = _mm512_set1_epi16(16);
-    k.odd = _mm512_setr_epi32(0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015, 0x001B0019, 0x001F001D,
-                              0x00230021, 0x00270025, 0x002B0029, 0x002F002D, 0x00330031, 0x00370035, 0x003B0039, 0x003F003D);
     QUANT__VFENCE(k.sh);
     QUANT__VFENCE(k.m15);
     QUANT__VFENCE(k.s16);
-    QUANT__VFENCE(k.odd);
     return k;
 }
 /* the codes of the block at b (IQ4_XS: sub-block at b) */
@@ -6945,12 +6943,6 @@ QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl
     QUANT__VFENCE(p);
     return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
 }
-/* 16 values, none NaN, to bf16 as quant__f32_to_bf16, in the high words */
-QUANT__INLINE __m512i quant__bk_n4r(__m512 f)
-{
-    const __m512i u = _mm512_castps_si512(f), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
-    return _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
-}
 /* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
 QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
 {
@@ -6973,6 +6965,7 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
 {
     const size_t bb = quant__blk_bytes(t);
     const quant__bk_n4c kc = quant__bk_n4c_init();
+    const quant__bk_k kr = quant__bk_kinit();
     size_t k;
     int n;
     if (t == QUANT_IQ4_XS) {
@@ -6985,8 +6978,7 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
             quant__bk_n4dl(src, dl);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
-                                _mm512_permutex2var_epi16(quant__bk_n4r(quant__bk_n4v(t, src, dl + n)), kc.odd,
-                                                          quant__bk_n4r(quant__bk_n4v(t, src, dl + n + 1))),
+                                quant__bk_bf2(quant__bk_n4v(t, src, dl + n), quant__bk_n4v(t, src, dl + n + 1), 0, &kr),
                                 dst, 256 * k + 32 * (size_t)n, o, &kc);
         }
         return;
@@ -6998,20 +6990,21 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
             quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
         } else
             quant__bk_n4st2(quant__bk_n4q(t, src), quant__bk_n4q(t, src + bb),
-                            _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1)), dst, 32 * k, o, &kc);
+                            quant__bk_bf2(f0, f1, 0, &kr), dst, 32 * k, o, &kc);
     }
     if (k < nb) quant__bk_one(t, src, dst, 32 * k, o);
 }
 #if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
 #  define QUANT__BK_N4I 1
-/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds as quant__bk_n4r
+/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds as quant__bk_bf2
    does, but flushes subnormals to zero: an MXFP4 block with a subnormal
-   half scale (e8m0 0 or 1) takes quant__bk_n4r (no other block here has
+   half scale (e8m0 0 or 1) takes quant__bk_bf2 (no other block here has
    a subnormal value: they are multiples of 2^-24) */
 QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t bb = quant__blk_bytes(t);
     const quant__bk_n4c kc = quant__bk_n4c_init();
+    const quant__bk_k kr = quant__bk_kinit();
     size_t k;
     int n;
     if (t == QUANT_IQ4_XS) {
@@ -7034,7 +7027,7 @@ QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *ds
         __m512i T;
         if (t == QUANT_MXFP4) /* never NaN; subnormal values from e8m0 0 or 1 */
             T = src[0] > 1 && src[bb] > 1 ? (__m512i)_mm512_cvtne2ps_pbh(f1, f0)
-                                          : _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1));
+                                          : quant__bk_bf2(f0, f1, 0, &kr);
         else if (_mm512_cmp_ps_mask(f0, f1, _CMP_UNORD_Q)) {
             quant__bk_one(t, src, dst, 32 * k, o);
             quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
@@ -9319,6 +9312,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_bf2
 #undef quant__bk_k
 #undef quant__bk_kinit
+#undef quant__bk_kset
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_q6f
@@ -9348,7 +9342,6 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_n4c_init
 #undef quant__bk_n4q
 #undef quant__bk_n4v
-#undef quant__bk_n4r
 #undef quant__bk_n4dl
 #undef quant__bk_n4st2
 #undef quant__bk_n4
