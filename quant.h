@@ -1472,14 +1472,21 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
 #define quant__bk_k QUANT__SFX(quant__bk_k)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
+#define quant__bk_kset QUANT__SFX(quant__bk_kset)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
+#define quant__bk_q6y QUANT__SFX(quant__bk_q6y)
+#define quant__bk_q6c QUANT__SFX(quant__bk_q6c)
+#define quant__bk_q6ds QUANT__SFX(quant__bk_q6ds)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
 #define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
+#define quant__bk_k45s QUANT__SFX(quant__bk_k45s)
+#define quant__bk_k45t QUANT__SFX(quant__bk_k45t)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
 #define quant__bk5_k QUANT__SFX(quant__bk5_k)
+#define quant__bk5_b QUANT__SFX(quant__bk5_b)
 #define quant__bk5_kinit QUANT__SFX(quant__bk5_kinit)
 #define quant__bk5_q5tab QUANT__SFX(quant__bk5_q5tab)
 #define quant__bk5_q5idx QUANT__SFX(quant__bk5_q5idx)
@@ -1488,12 +1495,13 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk5_scales QUANT__SFX(quant__bk5_scales)
 #define quant__bk5_run QUANT__SFX(quant__bk5_run)
 #define quant__bk5_bf16i QUANT__SFX(quant__bk5_bf16i)
+#define quant__bk5_batch QUANT__SFX(quant__bk5_batch)
+#define quant__bk_kq_bf16i QUANT__SFX(quant__bk_kq_bf16i)
 #define quant__bk_n4x QUANT__SFX(quant__bk_n4x)
 #define quant__bk_n4c QUANT__SFX(quant__bk_n4c)
 #define quant__bk_n4c_init QUANT__SFX(quant__bk_n4c_init)
 #define quant__bk_n4q QUANT__SFX(quant__bk_n4q)
 #define quant__bk_n4v QUANT__SFX(quant__bk_n4v)
-#define quant__bk_n4r QUANT__SFX(quant__bk_n4r)
 #define quant__bk_n4dl QUANT__SFX(quant__bk_n4dl)
 #define quant__bk_n4st2 QUANT__SFX(quant__bk_n4st2)
 #define quant__bk_n4 QUANT__SFX(quant__bk_n4)
@@ -6152,25 +6160,6 @@ QUANT__INLINE void quant__bk_st32(void *dst, size_t at, __m512i v, unsigned o)
     if (o & 4u) _mm512_stream_si512((__m512i *)(void *)((uint16_t *)dst + at), v);
     else _mm512_storeu_si512((void *)((uint16_t *)dst + at), v);
 }
-/* a table of 32 f32 values (a: 0..15, b: 16..31) as 16-bit words for
-   vpermw: o & 3 is 1 for bf16, 2 for f16. fin says no entry is a NaN:
-   bf16 then rounds as quant__f32_to_bf16 does without its NaN case
-   (+ 0x7FFF, + 1 more when the kept lsb is set; the high words). */
-QUANT__INLINE __m512i quant__bk_tab32(__m512 a, __m512 b, unsigned o, int fin)
-{
-    const __m512i even = _mm512_setr_epi32(0x00020000, 0x00060004, 0x000A0008, 0x000E000C, 0x00120010, 0x00160014,
-                                           0x001A0018, 0x001E001C, 0x00220020, 0x00260024, 0x002A0028, 0x002E002C,
-                                           0x00320030, 0x00360034, 0x003A0038, 0x003E003C);
-    if ((o & 3u) == 1u && fin) {
-        const __m512i ua = _mm512_castps_si512(a), ub = _mm512_castps_si512(b);
-        const __m512i k = _mm512_set1_epi32(0x7FFF), lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
-        const __m512i ra = _mm512_add_epi32(ua, k), rb = _mm512_add_epi32(ub, k);
-        return _mm512_permutex2var_epi16(_mm512_mask_add_epi32(ra, _mm512_test_epi32_mask(ua, lsb), ra, one),
-                                         _mm512_add_epi16(even, _mm512_set1_epi16(1)),
-                                         _mm512_mask_add_epi32(rb, _mm512_test_epi32_mask(ub, lsb), rb, one));
-    }
-    return _mm512_permutex2var_epi16(quant__v_to_half(a, (o & 3u) == 1u), even, quant__v_to_half(b, (o & 3u) == 1u));
-}
 /* 16 bytes of nibbles: the low ones are elements 0..15, the high 16..31;
    16-bit outputs take all 32 in one vpermw */
 QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m512i T, unsigned o)
@@ -6192,7 +6181,7 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
 typedef struct quant__bk_k {
     __m512i il, ih, lsb, half;
 } quant__bk_k;
-QUANT__INLINE quant__bk_k quant__bk_kinit(void)
+QUANT__INLINE quant__bk_k quant__bk_kset(void)
 {
     quant__bk_k k;
     k.il = _mm512_cvtepu8_epi16(_mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
@@ -6200,6 +6189,11 @@ QUANT__INLINE quant__bk_k quant__bk_kinit(void)
     k.ih = _mm512_add_epi16(k.il, _mm512_set1_epi16(1));
     k.lsb = _mm512_set1_epi16(1);
     k.half = _mm512_set1_epi16(0x7FFE);
+    return k;
+}
+QUANT__INLINE quant__bk_k quant__bk_kinit(void)
+{
+    quant__bk_k k = quant__bk_kset();
     QUANT__VFENCE(k.il);
     QUANT__VFENCE(k.ih);
     QUANT__VFENCE(k.lsb);
@@ -6218,6 +6212,21 @@ QUANT__INLINE __m512i quant__bk_bf2(__m512 a, __m512 b, const int nan, const qua
     hi = _mm512_permutex2var_epi16(_mm512_castps_si512(a), k->ih, _mm512_castps_si512(b));
     lo = _mm512_avg_epu16(lo, _mm512_ternarylogic_epi32(hi, k->lsb, k->half, 0xEA));
     return _mm512_add_epi16(hi, _mm512_srli_epi16(lo, 15));
+}
+/* a table of 32 f32 values (a: 0..15, b: 16..31) as 16-bit words for
+   vpermw: o & 3 is 1 for bf16, 2 for f16. fin says no entry is a NaN:
+   bf16 then rounds as quant__f32_to_bf16 does without its NaN case
+   (quant__bk_bf2). */
+QUANT__INLINE __m512i quant__bk_tab32(__m512 a, __m512 b, unsigned o, int fin)
+{
+    const __m512i even = _mm512_setr_epi32(0x00020000, 0x00060004, 0x000A0008, 0x000E000C, 0x00120010, 0x00160014,
+                                           0x001A0018, 0x001E001C, 0x00220020, 0x00260024, 0x002A0028, 0x002E002C,
+                                           0x00320030, 0x00360034, 0x003A0038, 0x003E003C);
+    if ((o & 3u) == 1u && fin) {
+        const quant__bk_k k = quant__bk_kset();
+        return quant__bk_bf2(a, b, 0, &k);
+    }
+    return _mm512_permutex2var_epi16(quant__v_to_half(a, (o & 3u) == 1u), even, quant__v_to_half(b, (o & 3u) == 1u));
 }
 /* scale * levels, and + m when has_m, as the scalar code computes them */
 QUANT__INLINE __m512 quant__bk_lin(__m512 lev, float d, float m, int has_m)
@@ -6258,80 +6267,75 @@ QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, s
         quant__bk_st32(dst, at + 32 * (size_t)j,
                        quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan, &k), o);
 }
-/* bf16 from Q6_K: the 32 outputs of plane j (bytes l of ql, qh) are two
-   sub-blocks, scales 2j and 2j + 1 of the half; the 16 d * sc are one
-   vector product */
-QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
+/* Q6_K: the 16 d * sc */
+QUANT__INLINE void quant__bk_q6ds(const uint8_t *b, float *dss)
 {
-    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
-    const quant__bk_k k = quant__bk_kinit();
-    __m512i m15 = _mm512_set1_epi32(15), m30 = _mm512_set1_epi32(0x30), s32 = _mm512_set1_epi32(32);
-    float dss[16];
-    int n, j, l;
-    QUANT__VFENCE(m15);
-    QUANT__VFENCE(m30);
-    QUANT__VFENCE(s32);
-    _mm512_storeu_ps(dss, ds);
-    for (n = 0; n < 2; ++n) {
-        const uint8_t *ql = b + 64 * n, *qh = b + 128 + 32 * n;
-        __m512i H[2], A[2], B[2];
-        for (l = 0; l < 2; ++l) {
-            H[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(qh + 16 * l)));
-            A[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + 16 * l)));
-            B[l] = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(ql + 32 + 16 * l)));
-        }
-        for (j = 0; j < 4; ++j) {
-            __m512 y[2];
-            for (l = 0; l < 2; ++l) {
-                const __m512i c = j & 1 ? B[l] : A[l];
-                const __m512i lo4 = j & 2 ? _mm512_srli_epi32(c, 4) : _mm512_and_si512(c, m15);
-                /* bits 2j, 2j + 1 of qh to bits 4, 5 */
-                const __m512i h = j == 3 ? _mm512_srli_epi32(H[l], 2) : _mm512_slli_epi32(H[l], (unsigned)(4 - 2 * j));
-                const __m512i q = _mm512_sub_epi32(_mm512_ternarylogic_epi32(lo4, h, m30, 0xF8), s32);
-                y[l] = _mm512_mul_ps(_mm512_set1_ps(dss[8 * n + 2 * j + l]), _mm512_cvtepi32_ps(q));
-            }
-            quant__bk_st32(dst, at + 128 * (size_t)n + 32 * (size_t)j, quant__bk_bf2(y[0], y[1], nan, &k), o);
-        }
-    }
+    _mm512_storeu_ps(dss, _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192)));
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(*(float(*)[16])dss)); /* gcc would rather vpermd the product by a broadcast count than load dss */
+#endif
 }
-/* Q6_K to f32 (f16): the 6-bit codes less 32 built as signed bytes, 64
-   at a time (elements 64m .. 64m + 63 of the block, in order); output
-   group g of 16 is byte lane g % 4 of vector g / 4, its scale d * sc[g]
-   (one vector product, then broadcast from memory), times the code */
-QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
+/* Q6_K's 6-bit codes less 32 built as signed bytes, 64 at a time
+   (elements 64n .. 64n + 63 of the block, in order): output group g of 16
+   is x[g], scale d * sc[8n + g] */
+QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m128i *x)
 {
-    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192));
     /* word shifts bringing bits 2j, 2j + 1 of qh to bits 4, 5: j = 0, 1 by
        the left shift (the vector's halves), 2, 3 by the right one */
     const __m512i sl = _mm512_inserti64x4(_mm512_set1_epi16(4), _mm256_set1_epi16(2), 1);
     const __m512i sr = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
     const __m512i m0f = _mm512_set1_epi8(15), m3f = _mm512_set1_epi8(63), s32 = _mm512_set1_epi8(32);
+    const __m512i QL = _mm512_loadu_si512((const void *)(b + 64 * n));
+    const __m512i QH = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 128 + 32 * n)));
+    /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
+    const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
+    const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
+    const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
+    x[0] = _mm512_castsi512_si128(v0);
+    x[1] = _mm512_extracti32x4_epi32(v0, 1);
+    x[2] = _mm512_extracti32x4_epi32(v0, 2);
+    x[3] = _mm512_extracti32x4_epi32(v0, 3);
+    x[4] = _mm512_castsi512_si128(v1);
+    x[5] = _mm512_extracti32x4_epi32(v1, 1);
+    x[6] = _mm512_extracti32x4_epi32(v1, 2);
+    x[7] = _mm512_extracti32x4_epi32(v1, 3);
+}
+/* 16 outputs of Q6_K as f32: scale (from memory) times code */
+QUANT__INLINE __m512 quant__bk_q6y(const float *ds, __m128i x)
+{
+    return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x)));
+}
+/* bf16 from Q6_K: the f32 products of quant__bk_q6f, rounded two groups
+   at a time (nan 0: d finite, so is every product) */
+QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
+{
+    const quant__bk_k k = quant__bk_kinit();
     float dss[16];
     int n, g;
-    _mm512_storeu_ps(dss, ds);
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(dss)); /* gcc would rather vpermd ds by a broadcast count than load dss */
-#endif
+    quant__bk_q6ds(b, dss);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
-        const __m512i QL = _mm512_loadu_si512((const void *)(b + 64 * n));
-        const __m512i QH = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 128 + 32 * n)));
-        /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
-        const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
-        const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
-        const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
         __m128i x[8];
-        x[0] = _mm512_castsi512_si128(v0);
-        x[1] = _mm512_extracti32x4_epi32(v0, 1);
-        x[2] = _mm512_extracti32x4_epi32(v0, 2);
-        x[3] = _mm512_extracti32x4_epi32(v0, 3);
-        x[4] = _mm512_castsi512_si128(v1);
-        x[5] = _mm512_extracti32x4_epi32(v1, 1);
-        x[6] = _mm512_extracti32x4_epi32(v1, 2);
-        x[7] = _mm512_extracti32x4_epi32(v1, 3);
+        quant__bk_q6c(b, n, x);
+        for (g = 0; g < 8; g += 2)
+            quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
+                           quant__bk_bf2(quant__bk_q6y(dss + 8 * n + g, x[g]), quant__bk_q6y(dss + 8 * n + g + 1, x[g + 1]), nan, &k), o);
+    }
+}
+/* Q6_K to f32 (f16): output group g of 16 is code vector x[g] of its 64
+   times its scale d * sc[g] (one vector product, then broadcast from
+   memory) */
+QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    float dss[16];
+    int n, g;
+    quant__bk_q6ds(b, dss);
+    QUANT__UNROLL4
+    for (n = 0; n < 2; ++n) {
+        __m128i x[8];
+        quant__bk_q6c(b, n, x);
         for (g = 0; g < 8; ++g)
-            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g,
-                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[8 * n + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, x[g]), o), o);
     }
 }
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
@@ -6353,48 +6357,44 @@ QUANT__INLINE __m512 quant__bk_k45dm(const uint8_t *b)
     return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
                                     _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
 }
+/* Q4_K, Q5_K: sub-block s's dl * level - ml, the product fenced as in
+   quant__bk_dm (lev: levels 0..15, or 16..31) */
+QUANT__INLINE __m512 quant__bk_k45t(const float *dms, int s, __m512 lev)
+{
+    __m512 p = _mm512_mul_ps(_mm512_set1_ps(dms[s]), lev);
+    QUANT__VFENCE(p);
+    return _mm512_sub_ps(p, _mm512_set1_ps(dms[8 + s]));
+}
+/* the outputs of one bf16 table t: Q4_K's sub-blocks s, s + 1 (t's words
+   0..15, 16..31), Q5_K's sub-block s (index nibble | qh bit s << 4) */
+QUANT__INLINE void quant__bk_k45s(const uint8_t *b, const int k5, int s, __m512i t, void *dst, size_t at, unsigned o)
+{
+    const __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
+    if (k5) {
+        const __m256i qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
+        const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + 48 + 32 * (s / 2))));
+        __m512i i = s & 1 ? _mm512_srli_epi16(W, 4) : _mm512_and_si512(W, m15);
+        /* + 16 is | 16 on a nibble */
+        i = _mm512_mask_add_epi16(i, _mm256_test_epi8_mask(qh, _mm256_set1_epi8((char)(1 << s))), i, s16);
+        quant__bk_st32(dst, at + 32 * (size_t)s, _mm512_permutexvar_epi16(i, t), o);
+    } else {
+        const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + 16 + 16 * s)));
+        quant__bk_st32(dst, at + 32 * (size_t)s, _mm512_permutexvar_epi16(_mm512_and_si512(W, m15), t), o);
+        quant__bk_st32(dst, at + 32 * (size_t)s + 32, _mm512_permutexvar_epi16(_mm512_or_si512(_mm512_srli_epi16(W, 4), s16), t), o);
+    }
+}
 QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size_t at, unsigned o, const int nan)
 {
     const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512 dm = quant__bk_k45dm(b);
+    const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
     const quant__bk_k k = quant__bk_kinit();
-    __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
-    __m256i b1 = _mm256_set1_epi8(1), qh = _mm256_loadu_si256((const __m256i *)(const void *)(b + 16));
-    __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
-    __m512 T[2];
-    int n, j;
-    QUANT__VFENCE(m15);
-    QUANT__VFENCE(s16);
-    QUANT__VFENCE(b1);
-    QUANT__VFENCE(lev16);
-    /* broadcast from memory: one load each */
     float dms[16];
-    _mm512_storeu_ps(dms, dm);
-    for (n = 0; n < 8; n += 2) {
-        const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + (k5 ? 48 : 16) + 16 * n)));
-        for (j = 0; j < 2; ++j) {
-            const __m512 dl = _mm512_set1_ps(dms[n + j]), ml = _mm512_set1_ps(dms[8 + n + j]);
-            /* dl * level - ml, the product fenced as in quant__bk_dm */
-            __m512 p = _mm512_mul_ps(dl, lev);
-            QUANT__VFENCE(p);
-            T[j] = _mm512_sub_ps(p, ml);
-            if (k5) {
-                __m512 p16 = _mm512_mul_ps(dl, lev16);
-                __m512i i = j ? _mm512_srli_epi16(W, 4) : _mm512_and_si512(W, m15);
-                QUANT__VFENCE(p16);
-                /* bit n + j of qh[l] is bit 0 of its byte in qh >> (n + j); + 16 is | 16 on a nibble */
-                i = _mm512_mask_add_epi16(i, _mm256_test_epi8_mask(qh, b1), i, s16);
-                qh = _mm256_srli_epi16(qh, 1);
-                quant__bk_st32(dst, at + 32 * (size_t)(n + j),
-                               _mm512_permutexvar_epi16(i, quant__bk_bf2(T[j], _mm512_sub_ps(p16, ml), nan, &k)), o);
-            }
-        }
-        if (!k5) {
-            const __m512i t = quant__bk_bf2(T[0], T[1], nan, &k);
-            quant__bk_st32(dst, at + 32 * (size_t)n, _mm512_permutexvar_epi16(_mm512_and_si512(W, m15), t), o);
-            quant__bk_st32(dst, at + 32 * (size_t)n + 32, _mm512_permutexvar_epi16(_mm512_or_si512(_mm512_srli_epi16(W, 4), s16), t), o);
-        }
-    }
+    int s;
+    _mm512_storeu_ps(dms, quant__bk_k45dm(b)); /* broadcast from memory: one load each */
+    QUANT__UNROLL4
+    for (s = 0; s < 8; s += 2 - k5)
+        quant__bk_k45s(b, k5, s, quant__bk_bf2(quant__bk_k45t(dms, s, lev), quant__bk_k45t(dms, s + 1 - k5, k5 ? lev16 : lev), nan, &k),
+                       dst, at, o);
 }
 
 /* Q4_K and Q5_K to f32 (f16): per sub-block s a table of its 16 levels
@@ -6811,27 +6811,41 @@ QUANT__INLINE __m512i quant__bk5_f4idx(const uint8_t *q, int hf, const quant__bk
 #endif
     return _mm512_ternarylogic_epi32(_mm512_srlv_epi16(x, k->wsh8), k->w15, k->wg, 0xEA);
 }
+/* the blocks of Q5_0, Q5_1 or NVFP4 go in batches of 16: s, m their
+   scales, for two batches */
+typedef struct quant__bk5_b {
+    float s[2][64], m[2][16];
+    int ok[2];
+} quant__bk5_b;
+/* batch k0 / 16 of the nb blocks at src: makes the next batch's scales
+   (their latency hidden behind this batch's decoding) and returns this
+   batch's block count for the caller to decode, or 0 when a scale was not
+   finite (the batch then decoded here by quant__bk_one) */
+QUANT__INLINE size_t quant__bk5_batch(unsigned t, const uint8_t *src, void *dst, size_t nb, size_t k0, unsigned o, quant__bk5_b *B)
+{
+    const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
+    const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+    const uint8_t *b = src + k0 * bb;
+    size_t j;
+    if (k0 == 0) B->ok[0] = quant__bk5_scales(t, src, cnt, B->s[0], B->m[0]);
+    if (nb - k0 > 16) B->ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, B->s[c ^ 1u], B->m[c ^ 1u]);
+    if (B->ok[c]) return cnt;
+    for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
+    return 0;
+}
 /* the nb blocks of Q5_0, Q5_1 or NVFP4 from src to f32 (o & 3 == 0) or
    bf16 (1); a constant t and o & 3 where it is inlined */
 QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float sb[2][64], mb[2][16];
+    quant__bk5_b B5;
     size_t k0, j;
-    int n, ok[2];
-    /* a batch's scales made while the one before is decoded (their latency
-       hidden) */
-    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    int n;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const size_t cnt = quant__bk5_batch(t, src, dst, nb, k0, o, &B5);
         const uint8_t *b = src + k0 * bb;
-        const float *s = sb[c], *m = mb[c];
-        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
-        if (!ok[c]) {
-            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
-            continue;
-        }
+        const float *s = B5.s[(k0 / 16) & 1u], *m = B5.m[(k0 / 16) & 1u];
         for (j = 0; j < cnt; ++j, b += bb) {
             const size_t at = (k0 + j) * be;
             if (t == QUANT_NVFP4_BLOCK && (o & 3u)) {
@@ -6875,21 +6889,13 @@ QUANT__BF16I_FN void quant__bk5_bf16i(unsigned t, const uint8_t *src, void *dst,
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
     const quant__bk5_k k = quant__bk5_kinit(t);
-    float sb[2][64], mb[2][16];
+    quant__bk5_b B5;
     size_t k0, j;
-    int n, ok[2];
-    /* a batch's scales made while the one before is decoded (their latency
-       hidden) */
-    ok[0] = nb ? quant__bk5_scales(t, src, nb < 16 ? nb : 16, sb[0], mb[0]) : 0;
+    int n;
     for (k0 = 0; k0 < nb; k0 += 16) {
-        const size_t cnt = nb - k0 < 16 ? nb - k0 : 16, c = (k0 / 16) & 1u;
+        const size_t cnt = quant__bk5_batch(t, src, dst, nb, k0, o, &B5);
         const uint8_t *b = src + k0 * bb;
-        const float *s = sb[c], *m = mb[c];
-        if (nb - k0 > 16) ok[c ^ 1u] = quant__bk5_scales(t, b + 16 * bb, nb - k0 - 16 < 16 ? nb - k0 - 16 : 16, sb[c ^ 1u], mb[c ^ 1u]);
-        if (!ok[c]) {
-            for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
-            continue;
-        }
+        const float *s = B5.s[(k0 / 16) & 1u], *m = B5.m[(k0 / 16) & 1u];
         for (j = 0; j < cnt; ++j, b += bb) {
             const size_t at = (k0 + j) * be;
             if (t == QUANT_NVFP4_BLOCK) {
@@ -6927,7 +6933,7 @@ QUANT__INLINE __m512i quant__bk_n4x(const uint8_t *q, __m512i sh)
    them in registers): sh the index shifts, m15, s16, odd (the high words
    of two vectors of 16 dwords) */
 typedef struct quant__bk_n4c {
-    __m512i sh, m15, s16, odd;
+    __m512i sh, m15, s16;
 } quant__bk_n4c;
 QUANT__INLINE quant__bk_n4c quant__bk_n4c_init(void)
 {
@@ -6935,12 +6941,9 @@ QUANT__INLINE quant__bk_n4c quant__bk_n4c_init(void)
     k.sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
     k.m15 = _mm512_set1_epi16(15);
     k.s16 = _mm512_set1_epi16(16);
-    k.odd = _mm512_setr_epi32(0x00030001, 0x00070005, 0x000B0009, 0x000F000D, 0x00130011, 0x00170015, 0x001B0019, 0x001F001D,
-                              0x00230021, 0x00270025, 0x002B0029, 0x002F002D, 0x00330031, 0x00370035, 0x003B0039, 0x003F003D);
     QUANT__VFENCE(k.sh);
     QUANT__VFENCE(k.m15);
     QUANT__VFENCE(k.s16);
-    QUANT__VFENCE(k.odd);
     return k;
 }
 /* the codes of the block at b (IQ4_XS: sub-block at b) */
@@ -6967,12 +6970,6 @@ QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl
     QUANT__VFENCE(p);
     return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
 }
-/* 16 values, none NaN, to bf16 as quant__f32_to_bf16, in the high words */
-QUANT__INLINE __m512i quant__bk_n4r(__m512 f)
-{
-    const __m512i u = _mm512_castps_si512(f), r = _mm512_add_epi32(u, _mm512_set1_epi32(0x7FFF));
-    return _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(u, _mm512_set1_epi32(0x10000)), r, _mm512_set1_epi32(1));
-}
 /* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
 QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
 {
@@ -6995,6 +6992,7 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
 {
     const size_t bb = quant__blk_bytes(t);
     const quant__bk_n4c kc = quant__bk_n4c_init();
+    const quant__bk_k kr = quant__bk_kinit();
     size_t k;
     int n;
     if (t == QUANT_IQ4_XS) {
@@ -7007,8 +7005,7 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
             quant__bk_n4dl(src, dl);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
-                                _mm512_permutex2var_epi16(quant__bk_n4r(quant__bk_n4v(t, src, dl + n)), kc.odd,
-                                                          quant__bk_n4r(quant__bk_n4v(t, src, dl + n + 1))),
+                                quant__bk_bf2(quant__bk_n4v(t, src, dl + n), quant__bk_n4v(t, src, dl + n + 1), 0, &kr),
                                 dst, 256 * k + 32 * (size_t)n, o, &kc);
         }
         return;
@@ -7020,20 +7017,21 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
             quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
         } else
             quant__bk_n4st2(quant__bk_n4q(t, src), quant__bk_n4q(t, src + bb),
-                            _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1)), dst, 32 * k, o, &kc);
+                            quant__bk_bf2(f0, f1, 0, &kr), dst, 32 * k, o, &kc);
     }
     if (k < nb) quant__bk_one(t, src, dst, 32 * k, o);
 }
 #if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
 #  define QUANT__BK_N4I 1
-/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds as quant__bk_n4r
+/* the same with AVX512-BF16: vcvtne2ps2bf16 rounds as quant__bk_bf2
    does, but flushes subnormals to zero: an MXFP4 block with a subnormal
-   half scale (e8m0 0 or 1) takes quant__bk_n4r (no other block here has
+   half scale (e8m0 0 or 1) takes quant__bk_bf2 (no other block here has
    a subnormal value: they are multiples of 2^-24) */
 QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t bb = quant__blk_bytes(t);
     const quant__bk_n4c kc = quant__bk_n4c_init();
+    const quant__bk_k kr = quant__bk_kinit();
     size_t k;
     int n;
     if (t == QUANT_IQ4_XS) {
@@ -7056,7 +7054,7 @@ QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *ds
         __m512i T;
         if (t == QUANT_MXFP4) /* never NaN; subnormal values from e8m0 0 or 1 */
             T = src[0] > 1 && src[bb] > 1 ? (__m512i)_mm512_cvtne2ps_pbh(f1, f0)
-                                          : _mm512_permutex2var_epi16(quant__bk_n4r(f0), kc.odd, quant__bk_n4r(f1));
+                                          : quant__bk_bf2(f0, f1, 0, &kr);
         else if (_mm512_cmp_ps_mask(f0, f1, _CMP_UNORD_Q)) {
             quant__bk_one(t, src, dst, 32 * k, o);
             quant__bk_one(t, src + bb, dst, 32 * k + 32, o);
@@ -7097,6 +7095,47 @@ QUANT__INLINE int quant__bk_n4_run(unsigned t, const uint8_t *src, void *dst, si
 }
 #undef QUANT__BK_N4I
 
+#if QUANT__PASS_VBMI && defined(QUANT__BF16I) && QUANT__BF16I
+#  define QUANT__BK_KQI 1
+/* Q4_K, Q5_K and Q6_K to bf16 with AVX512-BF16 (o 1, or 5 streamed):
+   vcvtne2ps2bf16 rounds the products as quant__bk_bf2 does when the
+   block's f16 scales are finite (no value is then NaN, and none
+   subnormal: all are multiples of 2^-24); other blocks take
+   quant__bk_one */
+QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
+    const size_t bb = quant__blk_bytes(t);
+    size_t k;
+    int n, g;
+    for (k = 0; k < nb; ++k, src += bb) {
+        const size_t at = 256 * k;
+        float ds[16];
+        if (t == QUANT_Q6_K && (src[209] & 0x7Cu) != 0x7Cu) {
+            quant__bk_q6ds(src, ds);
+            for (n = 0; n < 2; ++n) {
+                __m128i x[8];
+                quant__bk_q6c(src, n, x);
+                for (g = 0; g < 8; g += 2)
+                    quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
+                                   (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, x[g + 1]), quant__bk_q6y(ds + 8 * n + g, x[g])), o);
+            }
+        } else if (t == QUANT_Q4_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
+            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            for (n = 0; n < 8; n += 2)
+                quant__bk_k45s(src, 0, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n + 1, lev), quant__bk_k45t(ds, n, lev)), dst, at, o);
+        } else if (t == QUANT_Q5_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
+            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            for (n = 0; n < 8; ++n)
+                quant__bk_k45s(src, 1, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n, lev16), quant__bk_k45t(ds, n, lev)), dst, at, o);
+        } else quant__bk_one(t, src, dst, at, o);
+    }
+}
+#else
+#  define QUANT__BK_KQI 0
+#endif
+
 /* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
    Returns 0 for a type this pass leaves to the scalar code. */
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
@@ -7121,6 +7160,20 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
         return 1;
     }
 #undef QUANT__BK5_BF16I
+#if QUANT__BK_KQI
+    if ((o & 3u) == 1u && (t == QUANT_Q4_K || t == QUANT_Q5_K || t == QUANT_Q6_K) && QUANT__BF16I_ON) {
+        /* a copy for each type and streaming */
+        if (t == QUANT_Q4_K && (o & 4u)) quant__bk_kq_bf16i(QUANT_Q4_K, src, dst, nb, 5u);
+        else if (t == QUANT_Q4_K) quant__bk_kq_bf16i(QUANT_Q4_K, src, dst, nb, 1u);
+        else if (t == QUANT_Q5_K && (o & 4u)) quant__bk_kq_bf16i(QUANT_Q5_K, src, dst, nb, 5u);
+        else if (t == QUANT_Q5_K) quant__bk_kq_bf16i(QUANT_Q5_K, src, dst, nb, 1u);
+        else if (o & 4u) quant__bk_kq_bf16i(QUANT_Q6_K, src, dst, nb, 5u);
+        else quant__bk_kq_bf16i(QUANT_Q6_K, src, dst, nb, 1u);
+        if (o & 4u) _mm_sfence();
+        return 1;
+    }
+#endif
+#undef QUANT__BK_KQI
     if ((o & 3u) == 1u && quant__bk_n4_run(t, src, dst, nb, o)) {
         if (o & 4u) _mm_sfence();
         return 1;
@@ -9286,14 +9339,21 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_bf2
 #undef quant__bk_k
 #undef quant__bk_kinit
+#undef quant__bk_kset
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_q6f
+#undef quant__bk_q6y
+#undef quant__bk_q6c
+#undef quant__bk_q6ds
 #undef quant__bk_k45
 #undef quant__bk_k45dm
 #undef quant__bk_k45f
+#undef quant__bk_k45s
+#undef quant__bk_k45t
 #undef quant__bk_one
 #undef quant__bk5_k
+#undef quant__bk5_b
 #undef quant__bk5_kinit
 #undef quant__bk5_q5tab
 #undef quant__bk5_q5idx
@@ -9302,12 +9362,13 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk5_scales
 #undef quant__bk5_run
 #undef quant__bk5_bf16i
+#undef quant__bk5_batch
+#undef quant__bk_kq_bf16i
 #undef quant__bk_n4x
 #undef quant__bk_n4c
 #undef quant__bk_n4c_init
 #undef quant__bk_n4q
 #undef quant__bk_n4v
-#undef quant__bk_n4r
 #undef quant__bk_n4dl
 #undef quant__bk_n4st2
 #undef quant__bk_n4
