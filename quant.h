@@ -8409,13 +8409,9 @@ QSE_INLINE void qse_q8_0_emit(const float *x, uint8_t *b, int nblk, const float 
 }
 
 /* ---- Q4_0, Q5_0 (five), Q4_1, Q5_1 (has_m) ------------------------------ */
-QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, const int five, const int has_m)
+QSE_INLINE void qse_q45_scan(const float *x, int nblk, qse_st *st, const int five, const int has_m)
 {
-    const int bb = 18 + 2 * has_m + 4 * five;
-    const __m128i top = _mm_set1_epi8(five ? 31 : 15);
     __m512 P[16], N[16], hi, lo, mx, d, id;
-    float idv[16], lov[16];
-    uint16_t dhv[16], mhv[16];
     int i;
     if (has_m) {
         const __m512 big = _mm512_set1_ps(3.40282347e38f), nbig = _mm512_set1_ps(-3.40282347e38f);
@@ -8446,8 +8442,8 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
             }
         }
         d = _mm512_div_ps(_mm512_sub_ps(hi, lo), _mm512_set1_ps(five ? 31.0f : 15.0f));
-        _mm512_storeu_ps(lov, lo);
-        _mm256_storeu_si256((__m256i *)(void *)mhv, _mm512_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        _mm512_storeu_ps(st->g, lo);
+        _mm256_storeu_si256((__m256i *)(void *)st->m, _mm512_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
     } else {
         const __m512 z = _mm512_setzero_ps();
         __m512 a, na;
@@ -8481,17 +8477,24 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
         d = _mm512_div_ps(mx, _mm512_set1_ps(five ? -16.0f : -8.0f));
     }
     id = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_NEQ_UQ), _mm512_set1_ps(1.0f), d);
-    _mm512_storeu_ps(idv, id);
-    _mm256_storeu_si256((__m256i *)(void *)dhv, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm512_storeu_ps(st->f, id);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+QSE_INLINE void qse_q45_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st, const int five, const int has_m)
+{
+    const int bb = 18 + 2 * has_m + 4 * five;
+    const __m128i top = _mm_set1_epi8(five ? 31 : 15);
+    int i;
     for (i = 0; i < nblk; ++i) {
-        const __m512 s = _mm512_set1_ps(idv[i]);
+        const __m512 s = _mm512_set1_ps(st->f[i]);
         const __m512 add = _mm512_set1_ps(has_m ? 0.5f : five ? 16.5f : 8.5f);
         uint8_t *o = b + bb * i;
         __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16), p0, p1;
         __m128i v0, v1, q;
         qse_pf(pf, i, 2);
         if (has_m) {
-            const __m512 l = _mm512_set1_ps(lov[i]);
+            const __m512 l = _mm512_set1_ps(st->g[i]);
             x0 = _mm512_sub_ps(x0, l);
             x1 = _mm512_sub_ps(x1, l);
         }
@@ -8505,11 +8508,11 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
             v0 = _mm_min_epi8(v0, top);
             v1 = _mm_min_epi8(v1, top);
         }
-        o[0] = (uint8_t)dhv[i];
-        o[1] = (uint8_t)(dhv[i] >> 8);
+        o[0] = (uint8_t)st->h[i];
+        o[1] = (uint8_t)(st->h[i] >> 8);
         if (has_m) {
-            o[2] = (uint8_t)mhv[i];
-            o[3] = (uint8_t)(mhv[i] >> 8);
+            o[2] = (uint8_t)st->m[i];
+            o[3] = (uint8_t)(st->m[i] >> 8);
         }
         if (five) {
             const uint32_t qh = (uint32_t)_mm_test_epi8_mask(v0, _mm_set1_epi8(16)) | (uint32_t)_mm_test_epi8_mask(v1, _mm_set1_epi8(16)) << 16;
@@ -8820,14 +8823,17 @@ QSE_TYPE2(qse_q8_0, 16)
 QSE_TYPE(qse_mxfp4, 16)
 QSE_TYPE(qse_nvfp4, 4)
 QSE_TYPE(qse_q8_K, 16)
-QSE_INLINE void qse_q4_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 0); }
-QSE_INLINE void qse_q4_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 1); }
-QSE_INLINE void qse_q5_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 0); }
-QSE_INLINE void qse_q5_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 1); }
-QSE_TYPE(qse_q4_0, 16)
-QSE_TYPE(qse_q4_1, 16)
-QSE_TYPE(qse_q5_0, 16)
-QSE_TYPE(qse_q5_1, 16)
+#define QSE_Q45(name, five, has_m)                                                                                     \
+    QSE_INLINE void name##_scan(const float *x, int n, qse_st *st) { qse_q45_scan(x, n, st, five, has_m); }              \
+    QSE_INLINE void name##_emit(const float *x, uint8_t *b, int n, const float *pf, const qse_st *st)                   \
+    {                                                                                                                  \
+        qse_q45_emit(x, b, n, pf, st, five, has_m);                                                                    \
+    }                                                                                                                  \
+    QSE_TYPE2(name, 16)
+QSE_Q45(qse_q4_0, 0, 0)
+QSE_Q45(qse_q4_1, 0, 1)
+QSE_Q45(qse_q5_0, 1, 0)
+QSE_Q45(qse_q5_1, 1, 1)
 
 /* software prefetch into L1, this many floats ahead of the group being
    encoded (the hardware prefetchers alone left the second pass idling the
@@ -8846,10 +8852,10 @@ static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float 
     size_t g, be, bb, i, ng, ahead = QSE_PF_AHEAD, n;
     switch (t) {
     case QUANT_Q8_0: full2 = qse_q8_0_full2; first = qse_q8_0_first; part = qse_q8_0_part; g = 16; be = 32; bb = 34; break;
-    case QUANT_Q4_0: full = qse_q4_0_full; part = qse_q4_0_part; g = 16; be = 32; bb = 18; break;
-    case QUANT_Q4_1: full = qse_q4_1_full; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
-    case QUANT_Q5_0: full = qse_q5_0_full; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
-    case QUANT_Q5_1: full = qse_q5_1_full; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
+    case QUANT_Q4_0: full2 = qse_q4_0_full2; first = qse_q4_0_first; part = qse_q4_0_part; g = 16; be = 32; bb = 18; break;
+    case QUANT_Q4_1: full2 = qse_q4_1_full2; first = qse_q4_1_first; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
+    case QUANT_Q5_0: full2 = qse_q5_0_full2; first = qse_q5_0_first; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
+    case QUANT_Q5_1: full2 = qse_q5_1_full2; first = qse_q5_1_first; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
     case QUANT_MXFP4: full = qse_mxfp4_full; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
     case QUANT_NVFP4_BLOCK: full = qse_nvfp4_full; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
     case QUANT_Q8_K: full = qse_q8_K_full; part = qse_q8_K_part; g = 16; be = 256; bb = 292; break;
