@@ -8648,16 +8648,13 @@ QSE_INLINE __m512 qse_mx_scale(__m512i e)
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(256), _mm512_max_epi32(e, _mm512_set1_epi32(2))), 23));
 }
 
-QSE_INLINE void qse_mxfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+QSE_INLINE void qse_mxfp4_scan(const float *x, int nblk, qse_st *st)
 {
     const __m512i zi = _mm512_setzero_si512();
     const __m512i below = _mm512_setr_epi32(0, 1, 2, 5, 11, 22, 44, 88, 0, 0, 0, 0, 0, 0, 0, 0);
     __m512 v[16];
     __m512i A, k, mag, room, e;
-    float sv[16];
-    uint8_t ev[16];
     __mmask16 nz;
-    unsigned bad;
     int i;
     QSE_UNROLL
     for (i = 0; i < 16; ++i) {
@@ -8677,15 +8674,21 @@ QSE_INLINE void qse_mxfp4(const float *x, uint8_t *b, int nblk, const float *pf)
     /* the exponent byte: floor(log2(a)) + 125, 0 for a == 0 */
     e = _mm512_maskz_and_epi32(nz, _mm512_sub_epi32(_mm512_srli_epi32(_mm512_add_epi32(A, room), 23), _mm512_set1_epi32(2)),
                                _mm512_set1_epi32(255));
-    bad = (_mm512_cmpge_epu32_mask(A, _mm512_set1_epi32(0x7F000000)) | (nz & _mm512_cmplt_epu32_mask(A, _mm512_set1_epi32(0x00800000))) |
-           (nz & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(2)))) & ((1u << nblk) - 1);
-    _mm_storeu_si128((__m128i *)(void *)ev, _mm512_cvtepi32_epi8(e));
-    _mm512_storeu_ps(sv, qse_mx_scale(e));
+    st->bad = (_mm512_cmpge_epu32_mask(A, _mm512_set1_epi32(0x7F000000)) | (nz & _mm512_cmplt_epu32_mask(A, _mm512_set1_epi32(0x00800000))) |
+               (nz & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(2)))) & ((1u << nblk) - 1);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtepi32_epi16(e));
+    _mm512_storeu_ps(st->f, qse_mx_scale(e));
+}
+
+QSE_INLINE void qse_mxfp4_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st)
+{
+    unsigned bad = st->bad;
+    int i;
     for (i = 0; i < nblk; ++i) {
-        const __m512 s = _mm512_set1_ps(sv[i]);
+        const __m512 s = _mm512_set1_ps(st->f[i]);
         const __m512i c0 = qse_mx_code(_mm512_loadu_ps(x + 32 * i), s), c1 = qse_mx_code(_mm512_loadu_ps(x + 32 * i + 16), s);
         qse_pf(pf, i, 2);
-        b[17 * i] = ev[i];
+        b[17 * i] = (uint8_t)st->h[i];
         _mm_storeu_si128((__m128i *)(void *)(b + 17 * i + 1), _mm512_cvtepi32_epi8(_mm512_or_si512(c0, _mm512_slli_epi32(c1, 4))));
     }
     for (; bad; bad &= bad - 1) {
@@ -8736,16 +8739,13 @@ QSE_INLINE void qse_nv_params(__m512i code, __m512 *s, __m512 *r)
     *r = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_cvtepi32_ps(_mm512_max_epi32(M, _mm512_set1_epi32(1))));
 }
 
-QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+QSE_INLINE void qse_nvfp4_scan(const float *x, int nblk, qse_st *st)
 {
     const int nsub = 4 * nblk;
     const __m512i seven = _mm512_set1_epi32(7);
     __m512 v[16], a, s, d;
     __m512i A, u, t, c, code;
-    float sv[16], rv[16];
-    uint8_t cv[16];
-    unsigned bad;
-    int i, j;
+    int i;
     QSE_UNROLL
     for (i = 0; i < 16; ++i) v[QSE_SLOT(i)] = i < nsub ? _mm512_castsi512_ps(qse_absi(_mm512_loadu_ps(x + 16 * i))) : _mm512_setzero_ps();
     A = _mm512_castps_si512(qse_red_maxu(v));
@@ -8770,25 +8770,31 @@ QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
     {
         __m512 sc, rc;
         qse_nv_params(code, &sc, &rc);
-        _mm512_storeu_ps(sv, sc);
-        _mm512_storeu_ps(rv, rc);
+        _mm512_storeu_ps(st->f, sc);
+        _mm512_storeu_ps(st->g, rc);
     }
     /* a NaN, or a >= 2^24 d (a/6 clamped to 448, or Inf): the scalar code */
-    bad = (_mm512_cmpgt_epu32_mask(A, _mm512_set1_epi32(0x7F800000)) |
-           (_mm512_cmp_ps_mask(a, _mm512_mul_ps(d, _mm512_set1_ps(16777216.0f)), _CMP_GE_OQ) & _mm512_test_epi32_mask(code, code))) &
-          ((1u << nsub) - 1);
-    _mm_storeu_si128((__m128i *)(void *)cv, _mm512_cvtepi32_epi8(code));
+    st->bad = (_mm512_cmpgt_epu32_mask(A, _mm512_set1_epi32(0x7F800000)) |
+               (_mm512_cmp_ps_mask(a, _mm512_mul_ps(d, _mm512_set1_ps(16777216.0f)), _CMP_GE_OQ) & _mm512_test_epi32_mask(code, code))) &
+              ((1u << nsub) - 1);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtepi32_epi16(code));
+}
+
+QSE_INLINE void qse_nvfp4_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st)
+{
+    unsigned bad = st->bad;
+    int i, j;
     for (i = 0; i < nblk; ++i) {
         uint8_t *o = b + 36 * i;
-        o[0] = cv[4 * i];
-        o[1] = cv[4 * i + 1];
-        o[2] = cv[4 * i + 2];
-        o[3] = cv[4 * i + 3];
+        o[0] = (uint8_t)st->h[4 * i];
+        o[1] = (uint8_t)st->h[4 * i + 1];
+        o[2] = (uint8_t)st->h[4 * i + 2];
+        o[3] = (uint8_t)st->h[4 * i + 3];
         qse_pf(pf, i, 4);
         for (j = 0; j < 2; ++j) {
             const int n = 4 * i + 2 * j;
-            const __m512i c0 = qse_nv_code(_mm512_loadu_ps(x + 16 * n), _mm512_set1_ps(sv[n]), _mm512_set1_ps(rv[n]));
-            const __m512i c1 = qse_nv_code(_mm512_loadu_ps(x + 16 * n + 16), _mm512_set1_ps(sv[n + 1]), _mm512_set1_ps(rv[n + 1]));
+            const __m512i c0 = qse_nv_code(_mm512_loadu_ps(x + 16 * n), _mm512_set1_ps(st->f[n]), _mm512_set1_ps(st->g[n]));
+            const __m512i c1 = qse_nv_code(_mm512_loadu_ps(x + 16 * n + 16), _mm512_set1_ps(st->f[n + 1]), _mm512_set1_ps(st->g[n + 1]));
             const __m512i r = _mm512_or_si512(_mm512_shuffle_i32x4(c0, c1, 0x44), _mm512_slli_epi32(_mm512_shuffle_i32x4(c0, c1, 0xEE), 4));
             _mm_storeu_si128((__m128i *)(void *)(o + 4 + 16 * j), _mm512_cvtepi32_epi8(r));
         }
@@ -8820,8 +8826,8 @@ QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
         name##_emit(x, b, n, (const float *)0, &st);                                                                   \
     }
 QSE_TYPE2(qse_q8_0, 16)
-QSE_TYPE(qse_mxfp4, 16)
-QSE_TYPE(qse_nvfp4, 4)
+QSE_TYPE2(qse_mxfp4, 16)
+QSE_TYPE2(qse_nvfp4, 4)
 QSE_TYPE(qse_q8_K, 16)
 #define QSE_Q45(name, five, has_m)                                                                                     \
     QSE_INLINE void name##_scan(const float *x, int n, qse_st *st) { qse_q45_scan(x, n, st, five, has_m); }              \
@@ -8856,8 +8862,8 @@ static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float 
     case QUANT_Q4_1: full2 = qse_q4_1_full2; first = qse_q4_1_first; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
     case QUANT_Q5_0: full2 = qse_q5_0_full2; first = qse_q5_0_first; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
     case QUANT_Q5_1: full2 = qse_q5_1_full2; first = qse_q5_1_first; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
-    case QUANT_MXFP4: full = qse_mxfp4_full; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
-    case QUANT_NVFP4_BLOCK: full = qse_nvfp4_full; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
+    case QUANT_MXFP4: full2 = qse_mxfp4_full2; first = qse_mxfp4_first; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
+    case QUANT_NVFP4_BLOCK: full2 = qse_nvfp4_full2; first = qse_nvfp4_first; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
     case QUANT_Q8_K: full = qse_q8_K_full; part = qse_q8_K_part; g = 16; be = 256; bb = 292; break;
     default: return 0;
     }
