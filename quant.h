@@ -8488,14 +8488,15 @@ QSE_INLINE void qse_q45_scan(const float *x, int nblk, qse_st *st, const int fiv
 QSE_INLINE void qse_q45_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st, const int five, const int has_m)
 {
     const int bb = 18 + 2 * has_m + 4 * five;
-    const __m128i top = _mm_set1_epi8(five ? 31 : 15);
+    const __m512i top = _mm512_set1_epi32(five ? 31 : 15);
     int i;
     for (i = 0; i < nblk; ++i) {
         const __m512 s = _mm512_set1_ps(st->f[i]);
         const __m512 add = _mm512_set1_ps(has_m ? 0.5f : five ? 16.5f : 8.5f);
         uint8_t *o = b + bb * i;
         __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16), p0, p1;
-        __m128i v0, v1, q;
+        __m512i c0, c1;
+        __m128i q;
         qse_pf(pf, i, 2);
         if (has_m) {
             const __m512 l = _mm512_set1_ps(st->g[i]);
@@ -8506,20 +8507,24 @@ QSE_INLINE void qse_q45_emit(const float *x, uint8_t *b, int nblk, const float *
         p1 = _mm512_mul_ps(x1, s);
         QSE_FENCE(p0);
         QSE_FENCE(p1);
-        v0 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p0, add)));
-        v1 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p1, add)));
+        /* the codes stay 32-bit until one narrowing of the packed bytes: only
+           the low byte of a lane matters, and min(v, top) on the lane has the
+           low byte min on the byte has, since v is in 0 .. 16 (32 for Q5) or
+           INT_MIN (a NaN) */
+        c0 = _mm512_cvttps_epi32(_mm512_add_ps(p0, add));
+        c1 = _mm512_cvttps_epi32(_mm512_add_ps(p1, add));
         if (!(has_m && five)) { /* Q5_1 keeps the low byte as it is */
-            v0 = _mm_min_epi8(v0, top);
-            v1 = _mm_min_epi8(v1, top);
+            c0 = _mm512_min_epi32(c0, top);
+            c1 = _mm512_min_epi32(c1, top);
         }
         QSE_ST2(o, st->h[i]);
         if (has_m) QSE_ST2(o + 2, st->m[i]);
         if (five) {
-            const uint32_t qh = (uint32_t)_mm_test_epi8_mask(v0, _mm_set1_epi8(16)) | (uint32_t)_mm_test_epi8_mask(v1, _mm_set1_epi8(16)) << 16;
+            const uint32_t qh = (uint32_t)_mm512_test_epi32_mask(c0, _mm512_set1_epi32(16)) | (uint32_t)_mm512_test_epi32_mask(c1, _mm512_set1_epi32(16)) << 16;
             quant__st4(o + 2 + 2 * has_m, qh);
-            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8(15), (QSE_C & QSE_A) | (~QSE_C & QSE_B));
+            q = _mm512_cvtepi32_epi8(_mm512_ternarylogic_epi32(c0, _mm512_slli_epi32(c1, 4), _mm512_set1_epi32(15), (QSE_C & QSE_A) | (~QSE_C & QSE_B)));
         } else {
-            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8((char)0xF0), QSE_A | (QSE_B & QSE_C));
+            q = _mm512_cvtepi32_epi8(_mm512_ternarylogic_epi32(c0, _mm512_slli_epi32(c1, 4), _mm512_set1_epi32(0xF0), QSE_A | (QSE_B & QSE_C)));
         }
         _mm_storeu_si128((__m128i *)(void *)(o + bb - 16), q);
     }
