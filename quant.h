@@ -8366,7 +8366,14 @@ static __attribute__((unused)) int quant__kq_enc_avx512(unsigned t, const float 
 #define QSE_B 0xCC
 #define QSE_C 0xAA
 
+/* an unaligned 16-bit store (a block's f16 scale) in one instruction */
+typedef uint16_t qse_u16u __attribute__((aligned(1), may_alias));
+#define QSE_ST2(p, v) (*(qse_u16u *)(void *)(p) = (v))
+
 #define QSE_SLOT(i) (4 * ((i) & 3) + ((i) >> 2))
+/* the loops over a group's 16 vectors must unroll, or gcc 12 -O2 keeps
+   the vectors on the stack (measured: a third of Q8_0's time) */
+#define QSE_UNROLL _Pragma("GCC unroll 16")
 
 QSE_INLINE __m512i qse_absi(__m512 v) { return _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7FFFFFFF)); }
 QSE_INLINE __m512 qse_absf(__m512 v) { return _mm512_castsi512_ps(qse_absi(v)); }
@@ -8382,13 +8389,13 @@ QSE_INLINE __m512 qse_maxu(__m512 a, __m512 b)
     {                                                                                                      \
         __m512 c[8], e[4], f[2];                                                                           \
         int k;                                                                                             \
-        for (k = 0; k < 8; ++k)                                                                            \
+        QSE_UNROLL for (k = 0; k < 8; ++k)                                                                 \
             c[k] = OP(_mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0x44),                                  \
                       _mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0xEE));                                 \
-        for (k = 0; k < 4; ++k)                                                                            \
+        QSE_UNROLL for (k = 0; k < 4; ++k)                                                                 \
             e[k] = OP(_mm512_shuffle_f32x4(c[2 * k], c[2 * k + 1], 0x88),                                  \
                       _mm512_shuffle_f32x4(c[2 * k], c[2 * k + 1], 0xDD));                                 \
-        for (k = 0; k < 2; ++k)                                                                            \
+        QSE_UNROLL for (k = 0; k < 2; ++k)                                                                 \
             f[k] = OP(_mm512_shuffle_ps(e[2 * k], e[2 * k + 1], 0x44), _mm512_shuffle_ps(e[2 * k], e[2 * k + 1], 0xEE)); \
         return OP(_mm512_shuffle_ps(f[0], f[1], 0x88), _mm512_shuffle_ps(f[0], f[1], 0xDD));               \
     }
@@ -8436,34 +8443,47 @@ QSE_INLINE void qse_pf(const float *p, int i, int lines_per_i)
         for (l = 0; l < lines_per_i; ++l) _mm_prefetch((const char *)(p + 16 * (lines_per_i * i + l)), _MM_HINT_T0);
 }
 
+/* A group's per-block numbers, from its first pass (scan) to its second
+   (emit). The driver scans group g + 1 before it emits group g, so that
+   the divisions and the reduction's latency of one group overlap the
+   other's quantization (with scan and emit in one piece, every group
+   waited on its own divisions: a third of Q8_0's time). */
+typedef struct qse_st {
+    float f[16], g[16];
+    uint16_t h[16], m[16];
+    unsigned bad, nz;
+} qse_st;
+
 /* ---- Q8_0 --------------------------------------------------------------- */
-QSE_INLINE void qse_q8_0(const float *x, uint8_t *b, int nblk, const float *pf)
+QSE_INLINE void qse_q8_0_scan(const float *x, int nblk, qse_st *st)
 {
-    const __m512i ab = _mm512_set1_epi32(0x7FFFFFFF);
     __m512 v[16], a, d, id;
-    float idv[16];
-    uint16_t dhv[16];
-    unsigned bad;
     int i;
+    QSE_UNROLL
     for (i = 0; i < 16; ++i) {
         if (i < nblk) {
-            const __m512i x0 = _mm512_loadu_si512(x + 32 * i), x1 = _mm512_loadu_si512(x + 32 * i + 16);
-            v[QSE_SLOT(i)] = _mm512_castsi512_ps(_mm512_max_epu32(_mm512_and_si512(x0, ab), _mm512_and_si512(x1, ab)));
+            v[QSE_SLOT(i)] = qse_maxu(qse_absf(_mm512_loadu_ps(x + 32 * i)), qse_absf(_mm512_loadu_ps(x + 32 * i + 16)));
         } else v[QSE_SLOT(i)] = _mm512_setzero_ps();
     }
     a = qse_red_maxu(v);
-    bad = _mm512_cmpgt_epu32_mask(_mm512_castps_si512(a), _mm512_set1_epi32(0x7F800000)) & ((1u << nblk) - 1);
+    st->bad = _mm512_cmpgt_epu32_mask(_mm512_castps_si512(a), _mm512_set1_epi32(0x7F800000)) & ((1u << nblk) - 1);
     d = _mm512_div_ps(a, _mm512_set1_ps(127.0f));
     id = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_NEQ_UQ), _mm512_set1_ps(1.0f), d);
-    _mm512_storeu_ps(idv, id);
-    _mm256_storeu_si256((__m256i *)(void *)dhv, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm512_storeu_ps(st->f, id);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+QSE_INLINE void qse_q8_0_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st)
+{
+    unsigned bad = st->bad;
+    int i;
     for (i = 0; i < nblk; ++i) {
-        const __m512 s = _mm512_set1_ps(idv[i]);
+        const __m512 s = _mm512_set1_ps(st->f[i]);
         __m512 p0 = _mm512_mul_ps(_mm512_loadu_ps(x + 32 * i), s), p1 = _mm512_mul_ps(_mm512_loadu_ps(x + 32 * i + 16), s);
         qse_pf(pf, i, 2);
         QSE_FENCE(p0);
         QSE_FENCE(p1);
-        b[34 * i] = (uint8_t)dhv[i]; b[34 * i + 1] = (uint8_t)(dhv[i] >> 8);
+        QSE_ST2(b + 34 * i, st->h[i]);
         qse_lo8x32(b + 34 * i + 2, qse_round_int(p0), qse_round_int(p1));
     }
     for (; bad; bad &= bad - 1) {
@@ -8473,16 +8493,13 @@ QSE_INLINE void qse_q8_0(const float *x, uint8_t *b, int nblk, const float *pf)
 }
 
 /* ---- Q4_0, Q5_0 (five), Q4_1, Q5_1 (has_m) ------------------------------ */
-QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, const int five, const int has_m)
+QSE_INLINE void qse_q45_scan(const float *x, int nblk, qse_st *st, const int five, const int has_m)
 {
-    const int bb = 18 + 2 * has_m + 4 * five;
-    const __m128i top = _mm_set1_epi8(five ? 31 : 15);
     __m512 P[16], N[16], hi, lo, mx, d, id;
-    float idv[16], lov[16];
-    uint16_t dhv[16], mhv[16];
     int i;
     if (has_m) {
         const __m512 big = _mm512_set1_ps(3.40282347e38f), nbig = _mm512_set1_ps(-3.40282347e38f);
+        QSE_UNROLL
         for (i = 0; i < 16; ++i) {
             if (i < nblk) {
                 const __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16);
@@ -8509,13 +8526,14 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
             }
         }
         d = _mm512_div_ps(_mm512_sub_ps(hi, lo), _mm512_set1_ps(five ? 31.0f : 15.0f));
-        _mm512_storeu_ps(lov, lo);
-        _mm256_storeu_si256((__m256i *)(void *)mhv, _mm512_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        _mm512_storeu_ps(st->g, lo);
+        _mm256_storeu_si256((__m256i *)(void *)st->m, _mm512_cvtps_ph(lo, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
     } else {
         const __m512 z = _mm512_setzero_ps();
         __m512 a, na;
         __mmask16 pos, nz;
         unsigned amb;
+        QSE_UNROLL
         for (i = 0; i < 16; ++i) {
             if (i < nblk) {
                 const __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16);
@@ -8543,17 +8561,25 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
         d = _mm512_div_ps(mx, _mm512_set1_ps(five ? -16.0f : -8.0f));
     }
     id = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_NEQ_UQ), _mm512_set1_ps(1.0f), d);
-    _mm512_storeu_ps(idv, id);
-    _mm256_storeu_si256((__m256i *)(void *)dhv, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm512_storeu_ps(st->f, id);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+QSE_INLINE void qse_q45_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st, const int five, const int has_m)
+{
+    const int bb = 18 + 2 * has_m + 4 * five;
+    const __m512i top = _mm512_set1_epi32(five ? 31 : 15);
+    int i;
     for (i = 0; i < nblk; ++i) {
-        const __m512 s = _mm512_set1_ps(idv[i]);
+        const __m512 s = _mm512_set1_ps(st->f[i]);
         const __m512 add = _mm512_set1_ps(has_m ? 0.5f : five ? 16.5f : 8.5f);
         uint8_t *o = b + bb * i;
         __m512 x0 = _mm512_loadu_ps(x + 32 * i), x1 = _mm512_loadu_ps(x + 32 * i + 16), p0, p1;
-        __m128i v0, v1, q;
+        __m512i c0, c1;
+        __m128i q;
         qse_pf(pf, i, 2);
         if (has_m) {
-            const __m512 l = _mm512_set1_ps(lov[i]);
+            const __m512 l = _mm512_set1_ps(st->g[i]);
             x0 = _mm512_sub_ps(x0, l);
             x1 = _mm512_sub_ps(x1, l);
         }
@@ -8561,24 +8587,24 @@ QSE_INLINE void qse_q45(const float *x, uint8_t *b, int nblk, const float *pf, c
         p1 = _mm512_mul_ps(x1, s);
         QSE_FENCE(p0);
         QSE_FENCE(p1);
-        v0 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p0, add)));
-        v1 = _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p1, add)));
+        /* the codes stay 32-bit until one narrowing of the packed bytes: only
+           the low byte of a lane matters, and min(v, top) on the lane has the
+           low byte min on the byte has, since v is in 0 .. 16 (32 for Q5) or
+           INT_MIN (a NaN) */
+        c0 = _mm512_cvttps_epi32(_mm512_add_ps(p0, add));
+        c1 = _mm512_cvttps_epi32(_mm512_add_ps(p1, add));
         if (!(has_m && five)) { /* Q5_1 keeps the low byte as it is */
-            v0 = _mm_min_epi8(v0, top);
-            v1 = _mm_min_epi8(v1, top);
+            c0 = _mm512_min_epi32(c0, top);
+            c1 = _mm512_min_epi32(c1, top);
         }
-        o[0] = (uint8_t)dhv[i];
-        o[1] = (uint8_t)(dhv[i] >> 8);
-        if (has_m) {
-            o[2] = (uint8_t)mhv[i];
-            o[3] = (uint8_t)(mhv[i] >> 8);
-        }
+        QSE_ST2(o, st->h[i]);
+        if (has_m) QSE_ST2(o + 2, st->m[i]);
         if (five) {
-            const uint32_t qh = (uint32_t)_mm_test_epi8_mask(v0, _mm_set1_epi8(16)) | (uint32_t)_mm_test_epi8_mask(v1, _mm_set1_epi8(16)) << 16;
+            const uint32_t qh = (uint32_t)_mm512_test_epi32_mask(c0, _mm512_set1_epi32(16)) | (uint32_t)_mm512_test_epi32_mask(c1, _mm512_set1_epi32(16)) << 16;
             quant__st4(o + 2 + 2 * has_m, qh);
-            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8(15), (QSE_C & QSE_A) | (~QSE_C & QSE_B));
+            q = _mm512_cvtepi32_epi8(_mm512_ternarylogic_epi32(c0, _mm512_slli_epi32(c1, 4), _mm512_set1_epi32(15), (QSE_C & QSE_A) | (~QSE_C & QSE_B)));
         } else {
-            q = _mm_ternarylogic_epi32(v0, _mm_slli_epi16(v1, 4), _mm_set1_epi8((char)0xF0), QSE_A | (QSE_B & QSE_C));
+            q = _mm512_cvtepi32_epi8(_mm512_ternarylogic_epi32(c0, _mm512_slli_epi32(c1, 4), _mm512_set1_epi32(0xF0), QSE_A | (QSE_B & QSE_C)));
         }
         _mm_storeu_si128((__m128i *)(void *)(o + bb - 16), q);
     }
@@ -8707,21 +8733,18 @@ QSE_INLINE __m512 qse_mx_scale(__m512i e)
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(256), _mm512_max_epi32(e, _mm512_set1_epi32(2))), 23));
 }
 
-QSE_INLINE void qse_mxfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+QSE_INLINE void qse_mxfp4_scan(const float *x, int nblk, qse_st *st)
 {
-    const __m512i ab = _mm512_set1_epi32(0x7FFFFFFF), zi = _mm512_setzero_si512();
+    const __m512i zi = _mm512_setzero_si512();
     const __m512i below = _mm512_setr_epi32(0, 1, 2, 5, 11, 22, 44, 88, 0, 0, 0, 0, 0, 0, 0, 0);
     __m512 v[16];
     __m512i A, k, mag, room, e;
-    float sv[16];
-    uint8_t ev[16];
     __mmask16 nz;
-    unsigned bad;
     int i;
+    QSE_UNROLL
     for (i = 0; i < 16; ++i) {
         if (i < nblk) {
-            const __m512i x0 = _mm512_loadu_si512(x + 32 * i), x1 = _mm512_loadu_si512(x + 32 * i + 16);
-            v[QSE_SLOT(i)] = _mm512_castsi512_ps(_mm512_max_epu32(_mm512_and_si512(x0, ab), _mm512_and_si512(x1, ab)));
+            v[QSE_SLOT(i)] = qse_maxu(qse_absf(_mm512_loadu_ps(x + 32 * i)), qse_absf(_mm512_loadu_ps(x + 32 * i + 16)));
         } else v[QSE_SLOT(i)] = _mm512_setzero_ps();
     }
     A = _mm512_castps_si512(qse_red_maxu(v));
@@ -8736,15 +8759,21 @@ QSE_INLINE void qse_mxfp4(const float *x, uint8_t *b, int nblk, const float *pf)
     /* the exponent byte: floor(log2(a)) + 125, 0 for a == 0 */
     e = _mm512_maskz_and_epi32(nz, _mm512_sub_epi32(_mm512_srli_epi32(_mm512_add_epi32(A, room), 23), _mm512_set1_epi32(2)),
                                _mm512_set1_epi32(255));
-    bad = (_mm512_cmpge_epu32_mask(A, _mm512_set1_epi32(0x7F000000)) | (nz & _mm512_cmplt_epu32_mask(A, _mm512_set1_epi32(0x00800000))) |
-           (nz & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(2)))) & ((1u << nblk) - 1);
-    _mm_storeu_si128((__m128i *)(void *)ev, _mm512_cvtepi32_epi8(e));
-    _mm512_storeu_ps(sv, qse_mx_scale(e));
+    st->bad = (_mm512_cmpge_epu32_mask(A, _mm512_set1_epi32(0x7F000000)) | (nz & _mm512_cmplt_epu32_mask(A, _mm512_set1_epi32(0x00800000))) |
+               (nz & _mm512_cmplt_epi32_mask(e, _mm512_set1_epi32(2)))) & ((1u << nblk) - 1);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtepi32_epi16(e));
+    _mm512_storeu_ps(st->f, qse_mx_scale(e));
+}
+
+QSE_INLINE void qse_mxfp4_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st)
+{
+    unsigned bad = st->bad;
+    int i;
     for (i = 0; i < nblk; ++i) {
-        const __m512 s = _mm512_set1_ps(sv[i]);
+        const __m512 s = _mm512_set1_ps(st->f[i]);
         const __m512i c0 = qse_mx_code(_mm512_loadu_ps(x + 32 * i), s), c1 = qse_mx_code(_mm512_loadu_ps(x + 32 * i + 16), s);
         qse_pf(pf, i, 2);
-        b[17 * i] = ev[i];
+        b[17 * i] = (uint8_t)st->h[i];
         _mm_storeu_si128((__m128i *)(void *)(b + 17 * i + 1), _mm512_cvtepi32_epi8(_mm512_or_si512(c0, _mm512_slli_epi32(c1, 4))));
     }
     for (; bad; bad &= bad - 1) {
@@ -8795,16 +8824,14 @@ QSE_INLINE void qse_nv_params(__m512i code, __m512 *s, __m512 *r)
     *r = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_cvtepi32_ps(_mm512_max_epi32(M, _mm512_set1_epi32(1))));
 }
 
-QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
+QSE_INLINE void qse_nvfp4_scan(const float *x, int nblk, qse_st *st)
 {
     const int nsub = 4 * nblk;
     const __m512i seven = _mm512_set1_epi32(7);
     __m512 v[16], a, s, d;
     __m512i A, u, t, c, code;
-    float sv[16], rv[16];
-    uint8_t cv[16];
-    unsigned bad;
-    int i, j;
+    int i;
+    QSE_UNROLL
     for (i = 0; i < 16; ++i) v[QSE_SLOT(i)] = i < nsub ? _mm512_castsi512_ps(qse_absi(_mm512_loadu_ps(x + 16 * i))) : _mm512_setzero_ps();
     A = _mm512_castps_si512(qse_red_maxu(v));
     a = _mm512_castsi512_ps(A);
@@ -8828,25 +8855,31 @@ QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
     {
         __m512 sc, rc;
         qse_nv_params(code, &sc, &rc);
-        _mm512_storeu_ps(sv, sc);
-        _mm512_storeu_ps(rv, rc);
+        _mm512_storeu_ps(st->f, sc);
+        _mm512_storeu_ps(st->g, rc);
     }
     /* a NaN, or a >= 2^24 d (a/6 clamped to 448, or Inf): the scalar code */
-    bad = (_mm512_cmpgt_epu32_mask(A, _mm512_set1_epi32(0x7F800000)) |
-           (_mm512_cmp_ps_mask(a, _mm512_mul_ps(d, _mm512_set1_ps(16777216.0f)), _CMP_GE_OQ) & _mm512_test_epi32_mask(code, code))) &
-          ((1u << nsub) - 1);
-    _mm_storeu_si128((__m128i *)(void *)cv, _mm512_cvtepi32_epi8(code));
+    st->bad = (_mm512_cmpgt_epu32_mask(A, _mm512_set1_epi32(0x7F800000)) |
+               (_mm512_cmp_ps_mask(a, _mm512_mul_ps(d, _mm512_set1_ps(16777216.0f)), _CMP_GE_OQ) & _mm512_test_epi32_mask(code, code))) &
+              ((1u << nsub) - 1);
+    _mm256_storeu_si256((__m256i *)(void *)st->h, _mm512_cvtepi32_epi16(code));
+}
+
+QSE_INLINE void qse_nvfp4_emit(const float *x, uint8_t *b, int nblk, const float *pf, const qse_st *st)
+{
+    unsigned bad = st->bad;
+    int i, j;
     for (i = 0; i < nblk; ++i) {
         uint8_t *o = b + 36 * i;
-        o[0] = cv[4 * i];
-        o[1] = cv[4 * i + 1];
-        o[2] = cv[4 * i + 2];
-        o[3] = cv[4 * i + 3];
+        o[0] = (uint8_t)st->h[4 * i];
+        o[1] = (uint8_t)st->h[4 * i + 1];
+        o[2] = (uint8_t)st->h[4 * i + 2];
+        o[3] = (uint8_t)st->h[4 * i + 3];
         qse_pf(pf, i, 4);
         for (j = 0; j < 2; ++j) {
             const int n = 4 * i + 2 * j;
-            const __m512i c0 = qse_nv_code(_mm512_loadu_ps(x + 16 * n), _mm512_set1_ps(sv[n]), _mm512_set1_ps(rv[n]));
-            const __m512i c1 = qse_nv_code(_mm512_loadu_ps(x + 16 * n + 16), _mm512_set1_ps(sv[n + 1]), _mm512_set1_ps(rv[n + 1]));
+            const __m512i c0 = qse_nv_code(_mm512_loadu_ps(x + 16 * n), _mm512_set1_ps(st->f[n]), _mm512_set1_ps(st->g[n]));
+            const __m512i c1 = qse_nv_code(_mm512_loadu_ps(x + 16 * n + 16), _mm512_set1_ps(st->f[n + 1]), _mm512_set1_ps(st->g[n + 1]));
             const __m512i r = _mm512_or_si512(_mm512_shuffle_i32x4(c0, c1, 0x44), _mm512_slli_epi32(_mm512_shuffle_i32x4(c0, c1, 0xEE), 4));
             _mm_storeu_si128((__m128i *)(void *)(o + 4 + 16 * j), _mm512_cvtepi32_epi8(r));
         }
@@ -8862,18 +8895,36 @@ QSE_INLINE void qse_nvfp4(const float *x, uint8_t *b, int nblk, const float *pf)
 #define QSE_TYPE(name, G)                                                                                              \
     QSE_NOINLINE void name##_full(const float *x, uint8_t *b, const float *pf) { name(x, b, G, pf); }                    \
     QSE_NOINLINE void name##_part(const float *x, uint8_t *b, int n) { name(x, b, n, (const float *)0); }
-QSE_TYPE(qse_q8_0, 16)
-QSE_TYPE(qse_mxfp4, 16)
-QSE_TYPE(qse_nvfp4, 4)
+/* full: emit the group at x from *st, after scanning the next one (at
+   xn, if any) into *sn; part: a last group of n blocks */
+#define QSE_TYPE2(name, G)                                                                                             \
+    QSE_NOINLINE void name##_full2(const float *x, uint8_t *b, const float *pf, const qse_st *st, const float *xn, qse_st *sn) \
+    {                                                                                                                  \
+        if (xn) name##_scan(xn, G, sn);                                                                                \
+        name##_emit(x, b, G, pf, st);                                                                                  \
+    }                                                                                                                  \
+    QSE_NOINLINE void name##_first(const float *x, qse_st *st) { name##_scan(x, G, st); }                               \
+    QSE_NOINLINE void name##_part(const float *x, uint8_t *b, int n)                                                   \
+    {                                                                                                                  \
+        qse_st st;                                                                                                     \
+        name##_scan(x, n, &st);                                                                                        \
+        name##_emit(x, b, n, (const float *)0, &st);                                                                   \
+    }
+QSE_TYPE2(qse_q8_0, 16)
+QSE_TYPE2(qse_mxfp4, 16)
+QSE_TYPE2(qse_nvfp4, 4)
 QSE_TYPE(qse_q8_K, 16)
-QSE_INLINE void qse_q4_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 0); }
-QSE_INLINE void qse_q4_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 0, 1); }
-QSE_INLINE void qse_q5_0(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 0); }
-QSE_INLINE void qse_q5_1(const float *x, uint8_t *b, int n, const float *pf) { qse_q45(x, b, n, pf, 1, 1); }
-QSE_TYPE(qse_q4_0, 16)
-QSE_TYPE(qse_q4_1, 16)
-QSE_TYPE(qse_q5_0, 16)
-QSE_TYPE(qse_q5_1, 16)
+#define QSE_Q45(name, five, has_m)                                                                                     \
+    QSE_INLINE void name##_scan(const float *x, int n, qse_st *st) { qse_q45_scan(x, n, st, five, has_m); }              \
+    QSE_INLINE void name##_emit(const float *x, uint8_t *b, int n, const float *pf, const qse_st *st)                   \
+    {                                                                                                                  \
+        qse_q45_emit(x, b, n, pf, st, five, has_m);                                                                    \
+    }                                                                                                                  \
+    QSE_TYPE2(name, 16)
+QSE_Q45(qse_q4_0, 0, 0)
+QSE_Q45(qse_q4_1, 0, 1)
+QSE_Q45(qse_q5_0, 1, 0)
+QSE_Q45(qse_q5_1, 1, 1)
 
 /* software prefetch into L1, this many floats ahead of the group being
    encoded (the hardware prefetchers alone left the second pass idling the
@@ -8884,17 +8935,20 @@ QSE_TYPE(qse_q5_1, 16)
 
 static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float *x, uint8_t *b, size_t nb)
 {
-    void (*full)(const float *, uint8_t *, const float *);
+    void (*full)(const float *, uint8_t *, const float *) = 0;
+    void (*full2)(const float *, uint8_t *, const float *, const qse_st *, const float *, qse_st *) = 0;
+    void (*first)(const float *, qse_st *) = 0;
     void (*part)(const float *, uint8_t *, int);
+    qse_st st[2];
     size_t g, be, bb, i, ng, ahead = QSE_PF_AHEAD, n;
     switch (t) {
-    case QUANT_Q8_0: full = qse_q8_0_full; part = qse_q8_0_part; g = 16; be = 32; bb = 34; break;
-    case QUANT_Q4_0: full = qse_q4_0_full; part = qse_q4_0_part; g = 16; be = 32; bb = 18; break;
-    case QUANT_Q4_1: full = qse_q4_1_full; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
-    case QUANT_Q5_0: full = qse_q5_0_full; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
-    case QUANT_Q5_1: full = qse_q5_1_full; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
-    case QUANT_MXFP4: full = qse_mxfp4_full; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
-    case QUANT_NVFP4_BLOCK: full = qse_nvfp4_full; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
+    case QUANT_Q8_0: full2 = qse_q8_0_full2; first = qse_q8_0_first; part = qse_q8_0_part; g = 16; be = 32; bb = 34; break;
+    case QUANT_Q4_0: full2 = qse_q4_0_full2; first = qse_q4_0_first; part = qse_q4_0_part; g = 16; be = 32; bb = 18; break;
+    case QUANT_Q4_1: full2 = qse_q4_1_full2; first = qse_q4_1_first; part = qse_q4_1_part; g = 16; be = 32; bb = 20; break;
+    case QUANT_Q5_0: full2 = qse_q5_0_full2; first = qse_q5_0_first; part = qse_q5_0_part; g = 16; be = 32; bb = 22; break;
+    case QUANT_Q5_1: full2 = qse_q5_1_full2; first = qse_q5_1_first; part = qse_q5_1_part; g = 16; be = 32; bb = 24; break;
+    case QUANT_MXFP4: full2 = qse_mxfp4_full2; first = qse_mxfp4_first; part = qse_mxfp4_part; g = 16; be = 32; bb = 17; break;
+    case QUANT_NVFP4_BLOCK: full2 = qse_nvfp4_full2; first = qse_nvfp4_first; part = qse_nvfp4_part; g = 4; be = 64; bb = 36; break;
     case QUANT_Q8_K: full = qse_q8_K_full; part = qse_q8_K_part; g = 16; be = 256; bb = 292; break;
     default: return 0;
     }
@@ -8902,10 +8956,18 @@ static __attribute__((unused)) int quant__se_enc_avx512(unsigned t, const float 
     n = nb * be;
     ahead -= ahead % (g * be); /* whole groups, at least one */
     if (!ahead) ahead = g * be;
-    for (i = 0; i < ng; ++i) {
-        const size_t o = i * g * be;
-        full(x + o, b + i * g * bb, o + ahead + g * be <= n ? x + o + ahead : (const float *)0);
-    }
+    if (full2) {
+        if (ng) first(x, &st[0]);
+        for (i = 0; i < ng; ++i) {
+            const size_t o = i * g * be;
+            full2(x + o, b + i * g * bb, o + ahead + g * be <= n ? x + o + ahead : (const float *)0, &st[i & 1],
+                  i + 1 < ng ? x + o + g * be : (const float *)0, &st[(i + 1) & 1]);
+        }
+    } else
+        for (i = 0; i < ng; ++i) {
+            const size_t o = i * g * be;
+            full(x + o, b + i * g * bb, o + ahead + g * be <= n ? x + o + ahead : (const float *)0);
+        }
     if (nb % g) part(x + ng * g * be, b + ng * g * bb, (int)(nb % g));
     return 1;
 }
