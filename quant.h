@@ -7864,37 +7864,45 @@ QUANT__KQ_INLINE void quant__kq_q3put(__m512 *v, uint8_t *L)
     }
 }
 
-/* the rest of quant__k_block's Q3_K for one block: sc the 16 scales, Lg
-   the levels + 4 (quant__kq_q3get), flat the groups whose levels are 0 */
-QUANT__KQ_INLINE void quant__kq_post3(const float *x, uint8_t *b, __m512 sc, const uint8_t *Lg, unsigned flat)
+/* the rest of quant__k_block's Q3_K for one block: sc the 16 scales,
+   maxs the first of them with the largest magnitude, Lg the levels + 4
+   (quant__kq_q3get), flat the groups whose levels are 0 */
+QUANT__KQ_INLINE void quant__kq_post3(const float *x, uint8_t *b, __m512 sc, float maxs, const uint8_t *Lg, unsigned flat)
 {
-    const float maxs = quant__kq_first_max(sc);
     const __m256i three = _mm256_set1_epi8(3);
     __m256i V[8], hm = _mm256_setzero_si256();
     __m128i h[2];
-    int32_t q[16];
-    float d0 = 0;
+    float d[16];
     int j;
     if (maxs != 0) {
         const float is = -32.0f / maxs;
-        /* quant__s8wrap(quant__gn(is * sc)), clamped to -32 .. 31, + 32 */
+        /* quant__s8wrap(quant__gn(is * sc)), clamped to -32 .. 31 */
         __m512i v = quant__kq_gn(quant__kq_mul(_mm512_set1_ps(is), sc));
+        __m128i q, lo, hi;
+        float d0;
         v = _mm512_srai_epi32(_mm512_slli_epi32(v, 24), 24);
         v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32)), _mm512_set1_epi32(31));
-        _mm512_storeu_si512(q, _mm512_add_epi32(v, _mm512_set1_epi32(32)));
-        for (j = 0; j < 8; ++j) b[96 + j] = (uint8_t)((q[j] & 15) | (q[j + 8] & 15) << 4);
-        for (j = 0; j < 4; ++j) b[104 + j] = (uint8_t)(q[j] >> 4 | (q[j + 4] >> 4) << 2 | (q[j + 8] >> 4) << 4 | (q[j + 12] >> 4) << 6);
+        /* the scales + 32 as bytes: low nibbles of j and j + 8 in byte
+           96 + j, the top two bits of j, j + 4, j + 8, j + 12 in byte
+           104 + j (the 16-bit shifts move no bit across a byte here) */
+        q = _mm512_cvtepi32_epi8(_mm512_add_epi32(v, _mm512_set1_epi32(32)));
+        lo = _mm_and_si128(q, _mm_set1_epi8(15));
+        lo = _mm_or_si128(lo, _mm_slli_epi16(_mm_srli_si128(lo, 8), 4));
+        hi = _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(3));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 4), 2));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 8), 4));
+        _mm_mask_storeu_epi8(b + 96, 0x0FFF, _mm_unpacklo_epi64(lo, hi));
         quant__gh_put(b + 108, 1 / is);
         d0 = quant__gh(b + 108);
+        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is the clamped v */
+        _mm512_storeu_ps(d, _mm512_mul_ps(_mm512_set1_ps(d0), _mm512_cvtepi32_ps(v)));
     } else {
         for (j = 0; j < 12; ++j) b[96 + j] = 0;
-        for (j = 0; j < 16; ++j) q[j] = 0;
         quant__gh_put(b + 108, 0.0f); /* d is 0 for every group */
+        _mm512_storeu_ps(d, _mm512_setzero_ps());
     }
     for (j = 0; j < 16; ++j) {
-        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is q - 32 */
-        const float d = d0 * (float)(q[j] - 32);
-        h[j & 1] = d != 0 ? quant__kq_requs(x + 16 * j, d, 4)
+        h[j & 1] = d[j] != 0 ? quant__kq_requs(x + 16 * j, d[j], 4)
                  : flat >> j & 1 ? _mm_setzero_si128()
                  : quant__kq_q3get(Lg + 8 * j);
         if (j & 1) {
@@ -8011,16 +8019,33 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
                 }
         }
     }
-    /* the blocks */
+    /* the blocks' scales (into gx), and of each the first scale with the
+       largest magnitude, as quant__kq_first_max finds it: the blocks side
+       by side after a transpose, a NaN never larger */
+    {
+        __m512 t[16], a = _mm512_setzero_ps(), mx = a;
+        for (k = 0; k < 16; ++k) {
+            const int r = k < nw ? k : nw - 1;
+            const __m512 vx = _mm512_loadu_ps(gx[r]), v2 = _mm512_loadu_ps(g2[r]);
+            t[k] = _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[r]), vx, v2);
+        }
+        for (k = 0; k < nw; ++k) _mm512_storeu_ps(gx[k], t[k]);
+        quant__kq_tr16(t);
+        for (j = 0; j < 16; ++j) {
+            const __m512 ax = _mm512_abs_ps(t[j]);
+            mx = _mm512_mask_mov_ps(mx, quant__kq_gt(ax, a), t[j]);
+            a = _mm512_max_ps(ax, a); /* ax > a ? ax : a */
+        }
+        _mm512_storeu_ps(g2[0], mx); /* g2 is read no more */
+    }
     for (k = 0; k < nw; ++k) {
-        const __m512 vx = _mm512_loadu_ps(gx[k]), v2 = _mm512_loadu_ps(g2[k]);
         if (!bs[k]) continue;
         if (bad[k]) {
             QUANT__KQ_ON_SCALAR(QUANT_Q3_K, 1);
             quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
             continue;
         }
-        quant__kq_post3(xs[k], bs[k], _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[k]), vx, v2), Lg[k], flat[k]);
+        quant__kq_post3(xs[k], bs[k], _mm512_loadu_ps(gx[k]), g2[0][k], Lg[k], flat[k]);
     }
 }
 
