@@ -7852,15 +7852,31 @@ QUANT__KQ_INLINE __m128i quant__kq_q3get(const uint8_t *r)
     const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)r), m = _mm_set1_epi8(15);
     return _mm_unpacklo_epi8(_mm_and_si128(v, m), _mm_and_si128(_mm_srli_epi16(v, 4), m));
 }
-/* levels (-4 .. 3 as floats, 16 vectors, element-major; clobbered) to 16
-   rows of 8 bytes at L + 8 g */
-QUANT__KQ_INLINE void quant__kq_q3put(__m512 *v, uint8_t *L)
+/* levels (-4 .. 3 as floats, 16 vectors, element-major) to 16 rows of 8
+   bytes at L + 8 g: the byte of elements 2r, 2r + 1 made first (exact in
+   float), then the 8 x 16 bytes transposed */
+QUANT__KQ_INLINE void quant__kq_q3put(const __m512 *v, uint8_t *L)
 {
-    int g;
-    quant__kq_tr16(v);
-    for (g = 0; g < 16; ++g) {
-        const __m128i b = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(v[g]), _mm512_set1_epi32(4)));
-        _mm_storel_epi64((__m128i *)(void *)(L + 8 * g), _mm_packus_epi16(_mm_maddubs_epi16(b, _mm_set1_epi16(0x1001)), b));
+    __m128i B[8], C[8];
+    int r;
+    for (r = 0; r < 8; ++r) /* (v[2r] + 4) + 16 (v[2r + 1] + 4) */
+        B[r] = _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(
+            _mm512_add_ps(_mm512_add_ps(v[2 * r], _mm512_mul_ps(v[2 * r + 1], _mm512_set1_ps(16.0f))), _mm512_set1_ps(68.0f))));
+    for (r = 0; r < 4; ++r) {
+        C[2 * r] = _mm_unpacklo_epi8(B[2 * r], B[2 * r + 1]);
+        C[2 * r + 1] = _mm_unpackhi_epi8(B[2 * r], B[2 * r + 1]);
+    }
+    /* C[2i]: bytes 2i, 2i + 1 of groups 0 .. 7, C[2i + 1] of groups 8 .. 15;
+       then B[4r + i]: bytes 4r .. 4r + 3 of groups 4i .. 4i + 3 */
+    for (r = 0; r < 2; ++r) {
+        B[4 * r] = _mm_unpacklo_epi16(C[4 * r], C[4 * r + 2]);
+        B[4 * r + 1] = _mm_unpackhi_epi16(C[4 * r], C[4 * r + 2]);
+        B[4 * r + 2] = _mm_unpacklo_epi16(C[4 * r + 1], C[4 * r + 3]);
+        B[4 * r + 3] = _mm_unpackhi_epi16(C[4 * r + 1], C[4 * r + 3]);
+    }
+    for (r = 0; r < 4; ++r) { /* groups 4r .. 4r + 3, two rows a vector */
+        _mm_storeu_si128((__m128i *)(void *)(L + 32 * r), _mm_unpacklo_epi32(B[r], B[4 + r]));
+        _mm_storeu_si128((__m128i *)(void *)(L + 32 * r + 16), _mm_unpackhi_epi32(B[r], B[4 + r]));
     }
 }
 
@@ -7925,10 +7941,10 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
     __m512 xt[64], L[64], sx[4], s2[4]; /* K blocks, then up to 4 vectors of groups */
     __mmask16 act[4], chg[4];
     uint8_t Lg[W][128];
-    float gx[W][16], g2[W][16];
+    float gx[W][16], g2[W][16], mxs[(W + 15) / 16 * 16];
     uint16_t flat[W], list[W * 16 + 64];
     unsigned char bad[W];
-    int i, k, j, c0, n = 0, pass, kk = 1;
+    int i, k, j, c0, n = 0, pass, p0, kk = 1;
     /* the first pass */
     for (c0 = 0; c0 < nw; c0 += K) {
         __m512 a[K], mx[K], is[K];
@@ -7976,69 +7992,78 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
         }
     }
     /* passes 2 .. 5 of the groups that changed in the first, 16 to a
-       vector whatever their block. A lane whose pass changed nothing is at
-       a fixed point (the next pass would compute the same), so a vector
-       runs until none of its lanes changes. */
-    for (j = n; j < n + 64; ++j) list[j] = list[n > 0 ? n - 1 : 0];
-    for (c0 = 0; c0 < n; c0 += 16 * kk) {
-        const int nv = (n - c0 + 15) / 16;
-        __mmask16 any;
-        kk = nv < 4 ? nv : 4;
-        for (k = 0; k < kk; ++k) {
-            const float *rows[16];
-            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
-            for (j = 0; j < 16; ++j) {
-                const int d = list[c0 + 16 * k + j];
-                rows[j] = xs[d >> 4] + 16 * (d & 15);
-                L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(&Lg[d >> 4][0] + 8 * (d & 15))), _mm512_set1_epi32(4)));
-            }
-            (void)quant__kq_load(rows, 0, xt + 16 * k);
-            quant__kq_tr16(L + 16 * k);
-            sx[k] = _mm512_i32gather_ps(id, gx[0], 4);
-            s2[k] = _mm512_i32gather_ps(id, g2[0], 4);
-            act[k] = 0xFFFF;
-        }
-        for (pass = 2; pass <= 5; ++pass) {
-            if (kk == 4) quant__kq_q3pass4(xt, L, sx, s2, act, chg);
-            else if (kk == 3) quant__kq_q3pass3(xt, L, sx, s2, act, chg);
-            else if (kk == 2) quant__kq_q3pass2(xt, L, sx, s2, act, chg);
-            else quant__kq_q3pass1(xt, L, sx, s2, act, chg);
-            for (any = 0, k = 0; k < kk; ++k) any |= chg[k];
-            if (!any) break;
-        }
-        for (k = 0; k < kk; ++k) {
-            const int m = n - c0 - 16 * k; /* lanes that are not copies */
-            const __mmask16 v = m >= 16 ? (__mmask16)0xFFFF : m > 0 ? (__mmask16)((1u << m) - 1) : 0;
-            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
-            uint8_t rowsL[128];
-            quant__kq_q3put(L + 16 * k, rowsL);
-            _mm512_mask_i32scatter_ps(gx[0], v, id, sx[k], 4);
-            _mm512_mask_i32scatter_ps(g2[0], v, id, s2[k], 4);
-            for (j = 0; j < 16; ++j)
-                if (v >> j & 1) {
+       vector whatever their block. A group whose pass changed nothing is
+       at a fixed point (the next pass would compute the same), so a vector
+       runs until none of its lanes changes; after pass 3 the groups still
+       changing (about one in nine) are gathered again, into fewer vectors,
+       for passes 4 and 5 (the list is rewritten in place, each entry after
+       it is read). */
+    for (p0 = 2; p0 <= 5 && n > 0; p0 += 2) {
+        int n2 = 0;
+        for (j = n; j < n + 64; ++j) list[j] = list[n - 1];
+        for (c0 = 0; c0 < n; c0 += 16 * kk) {
+            const int nv = (n - c0 + 15) / 16;
+            kk = nv < 4 ? nv : 4;
+            for (k = 0; k < kk; ++k) {
+                const float *rows[16];
+                const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+                for (j = 0; j < 16; ++j) {
                     const int d = list[c0 + 16 * k + j];
-                    _mm_storel_epi64((__m128i *)(void *)(&Lg[d >> 4][0] + 8 * (d & 15)), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                    rows[j] = xs[d >> 4] + 16 * (d & 15);
+                    L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(&Lg[d >> 4][0] + 8 * (d & 15))), _mm512_set1_epi32(4)));
                 }
+                (void)quant__kq_load(rows, 0, xt + 16 * k);
+                quant__kq_tr16(L + 16 * k);
+                sx[k] = _mm512_i32gather_ps(id, gx[0], 4);
+                s2[k] = _mm512_i32gather_ps(id, g2[0], 4);
+                act[k] = 0xFFFF;
+            }
+            for (pass = p0; pass <= p0 + 1; ++pass) {
+                __mmask16 any = 0;
+                if (kk == 4) quant__kq_q3pass4(xt, L, sx, s2, act, chg);
+                else if (kk == 3) quant__kq_q3pass3(xt, L, sx, s2, act, chg);
+                else if (kk == 2) quant__kq_q3pass2(xt, L, sx, s2, act, chg);
+                else quant__kq_q3pass1(xt, L, sx, s2, act, chg);
+                for (k = 0; k < kk; ++k) any |= chg[k];
+                if (!any) break;
+            }
+            for (k = 0; k < kk; ++k) {
+                const int m = n - c0 - 16 * k; /* lanes that are not copies */
+                const __mmask16 v = m >= 16 ? (__mmask16)0xFFFF : m > 0 ? (__mmask16)((1u << m) - 1) : 0;
+                const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+                uint8_t rowsL[128];
+                quant__kq_q3put(L + 16 * k, rowsL);
+                _mm512_mask_i32scatter_ps(gx[0], v, id, sx[k], 4);
+                _mm512_mask_i32scatter_ps(g2[0], v, id, s2[k], 4);
+                for (j = 0; j < 16; ++j)
+                    if (v >> j & 1) {
+                        const int d = list[c0 + 16 * k + j];
+                        _mm_storel_epi64((__m128i *)(void *)(&Lg[d >> 4][0] + 8 * (d & 15)), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                        list[n2] = (uint16_t)d; /* n2 <= the index just read */
+                        n2 += chg[k] >> j & 1; /* changed in pass p0 + 1: not done */
+                    }
+            }
         }
+        n = n2;
     }
     /* the blocks' scales (into gx), and of each the first scale with the
-       largest magnitude, as quant__kq_first_max finds it: the blocks side
+       largest magnitude, as quant__kq_first_max finds it: 16 blocks side
        by side after a transpose, a NaN never larger */
-    {
+    for (c0 = 0; c0 < nw; c0 += 16) {
         __m512 t[16], a = _mm512_setzero_ps(), mx = a;
         for (k = 0; k < 16; ++k) {
-            const int r = k < nw ? k : nw - 1;
+            const int r = c0 + k < nw ? c0 + k : nw - 1;
             const __m512 vx = _mm512_loadu_ps(gx[r]), v2 = _mm512_loadu_ps(g2[r]);
             t[k] = _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[r]), vx, v2);
         }
-        for (k = 0; k < nw; ++k) _mm512_storeu_ps(gx[k], t[k]);
+        for (k = 0; k < 16 && c0 + k < nw; ++k) _mm512_storeu_ps(gx[c0 + k], t[k]);
         quant__kq_tr16(t);
         for (j = 0; j < 16; ++j) {
             const __m512 ax = _mm512_abs_ps(t[j]);
             mx = _mm512_mask_mov_ps(mx, quant__kq_gt(ax, a), t[j]);
             a = _mm512_max_ps(ax, a); /* ax > a ? ax : a */
         }
-        _mm512_storeu_ps(g2[0], mx); /* g2 is read no more */
+        _mm512_storeu_ps(mxs + c0, mx);
     }
     for (k = 0; k < nw; ++k) {
         if (!bs[k]) continue;
@@ -8047,7 +8072,7 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
             quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
             continue;
         }
-        quant__kq_post3(xs[k], bs[k], _mm512_loadu_ps(gx[k]), g2[0][k], Lg[k], flat[k]);
+        quant__kq_post3(xs[k], bs[k], _mm512_loadu_ps(gx[k]), mxs[k], Lg[k], flat[k]);
     }
 }
 
@@ -8211,8 +8236,8 @@ static __attribute__((unused)) int quant__kq_enc_avx512(unsigned t, const float 
     bb = quant__blk_bytes(t);
     for (i = 0; i < nb; i += per) {
         const size_t n = nb - i < per ? nb - i : per;
-        const float *xs[16];
-        uint8_t *bs[16];
+        const float *xs[QUANT__KQ_W3 > 16 ? QUANT__KQ_W3 : 16];
+        uint8_t *bs[QUANT__KQ_W3 > 16 ? QUANT__KQ_W3 : 16];
         int ok = 1;
         for (k = 0; k < per; ++k) {
             xs[k] = x + (i + (k < n ? k : n - 1)) * be;
