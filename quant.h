@@ -7172,8 +7172,8 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
    QUANT__KQ_W3 blocks, 16 to a vector, for the later passes.
 
    A block with an infinite or NaN input goes to the scalar code (NaN
-   payloads would depend on operand order). Stack: at most about 14.8 KiB
-   in one frame (Q3_K), 15.6 KiB with the callees (gcc 12, clang 14,
+   payloads would depend on operand order). Stack: at most about 19.8 KiB
+   in one frame (Q3_K), 20.6 KiB with the callees (gcc 12, clang 14,
    -O2/-O3; an unoptimized build uses smaller Q3_K windows). */
 #define QUANT__KQ_ACTIVE 1
 
@@ -7206,11 +7206,12 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #  endif
 #endif
 /* Q3_K blocks whose groups still changing after the first pass are
-   gathered together (more blocks, fuller vectors; 16 keeps the stack
-   under 15 KiB) */
+   gathered together (more blocks, fuller vectors: passes 4 and 5 run on
+   about one group in a hundred, a chain of dependent steps whatever the
+   number of lanes; 32 keeps the stack near 20 KiB) */
 #ifndef QUANT__KQ_W3
 #  ifdef __OPTIMIZE__
-#    define QUANT__KQ_W3 16
+#    define QUANT__KQ_W3 32
 #  else /* an unoptimized build keeps every temporary on the stack */
 #    define QUANT__KQ_W3 4
 #  endif
@@ -7223,8 +7224,8 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #ifndef QUANT__KQ_K45
 #define QUANT__KQ_K45 2
 #endif
-#if QUANT__KQ_W3 > 16 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
-#error "kq_avx512.h: QUANT__KQ_W3 <= 16, QUANT__KQ_K* <= 4"
+#if QUANT__KQ_W3 > 64 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
+#error "kq_avx512.h: QUANT__KQ_W3 <= 64, QUANT__KQ_K* <= 4"
 #endif
 
 /* a product that no compiler fuses with a later sum */
