@@ -1462,6 +1462,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
+#define quant__bk_q3f QUANT__SFX(quant__bk_q3f)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
 #define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
@@ -6307,6 +6308,49 @@ QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigne
                          quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[8 * n + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
     }
 }
+/* Q3_K to f32 (f16), as quant__bk_q6f: the levels -4 .. 3 built as
+   signed bytes, 64 at a time (elements 64m .. 64m + 63, in order: the
+   2-bit codes of 32 bytes of qs at two shifts, less 4 where the hmask bit
+   is clear); output group g of 16 is its sub-block, scale d * sc[g] (one
+   vector product, then broadcast from memory), times the level */
+QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    /* scale s: bits 0..3 the low (s < 8) or high nibble of byte s % 8,
+       bits 4, 5 bits 2 (s / 4) of byte 8 + s % 4 (quant__k3_scale) */
+    const __m128i sc = _mm_maskz_loadu_epi8(0x0FFF, b + 96);
+    const __m512i lo = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7))),
+                                         _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4));
+    const __m512i hi = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11))),
+                                         _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6));
+    const __m512i s6 = _mm512_ternarylogic_epi32(_mm512_slli_epi32(hi, 4), _mm512_set1_epi32(0x30),
+                                                 _mm512_and_si512(lo, _mm512_set1_epi32(15)), 0xEA);
+    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+    /* word shifts of the codes: j even in the lower half, odd in the upper */
+    const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
+    const __m512i H = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)b));
+    const __m512i m3 = _mm512_set1_epi8(3), s4 = _mm512_set1_epi8(4);
+    float dss[16];
+    int m, g;
+    _mm512_storeu_ps(dss, ds);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dss)); /* a load each, not a vpermd */
+#endif
+    QUANT__UNROLL4
+    for (m = 0; m < 4; ++m) { /* j = 2 (m % 2), + 1; n = m / 2; hmask bits 4n + j */
+        const __m512i Q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 32 + 32 * (m / 2))));
+        const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(_mm512_srli_epi16(Q, (unsigned)(4 * (m % 2))), sh), m3);
+        const __m512i hb = _mm512_inserti64x4(_mm512_set1_epi8((char)(1 << (2 * m))), _mm256_set1_epi8((char)(1 << (2 * m + 1))), 1);
+        const __m512i v = _mm512_mask_sub_epi8(c, _mm512_testn_epi8_mask(H, hb), c, s4);
+        __m128i x[4];
+        x[0] = _mm512_castsi512_si128(v);
+        x[1] = _mm512_extracti32x4_epi32(v, 1);
+        x[2] = _mm512_extracti32x4_epi32(v, 2);
+        x[3] = _mm512_extracti32x4_epi32(v, 3);
+        for (g = 0; g < 4; ++g)
+            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g,
+                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[4 * m + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+    }
+}
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
    side (lanes 0..7 sc, 8..15 m of quant__k4_scale: the low bits are byte
    ia's >> sa & ma, the high two bits 6, 7 of byte ib) and multiplied by d
@@ -6590,7 +6634,14 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     }
-    case QUANT_Q3_K: {
+    case QUANT_Q3_K:
+        if (!(o & 3u)) {
+            if (o == 0u) quant__bk_q3f(b, dst, at, 0u); /* f32: o constant in each copy */
+            else if (o == 4u) quant__bk_q3f(b, dst, at, 4u);
+            else quant__bk_q3f(b, dst, at, o);
+            break;
+        }
+        {
         /* hmask[32], qs[64], scales[12] (16 signed 6-bit), d. Element
            128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], less 4
            unless bit 4n + j of hmask[16g + l] is set, in sub-block
@@ -9315,6 +9366,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_q6f
+#undef quant__bk_q3f
 #undef quant__bk_k45
 #undef quant__bk_k45dm
 #undef quant__bk_k45f
