@@ -6338,7 +6338,7 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
     QUANT__UNROLL4
     for (m = 0; m < 4; ++m) { /* j = 2 (m % 2), + 1; n = m / 2; hmask bits 4n + j */
         const __m512i Q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 32 + 32 * (m / 2))));
-        const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(_mm512_srli_epi16(Q, (unsigned)(4 * (m % 2))), sh), m3);
+        const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(m % 2 ? _mm512_srli_epi16(Q, 4) : Q, sh), m3);
         const __m512i hb = _mm512_inserti64x4(_mm512_set1_epi8((char)(1 << (2 * m))), _mm256_set1_epi8((char)(1 << (2 * m + 1))), 1);
         const __m512i v = _mm512_mask_sub_epi8(c, _mm512_testn_epi8_mask(H, hb), c, s4);
         __m128i x[4];
