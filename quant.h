@@ -1479,6 +1479,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q6y QUANT__SFX(quant__bk_q6y)
 #define quant__bk_q6c QUANT__SFX(quant__bk_q6c)
 #define quant__bk_q6ds QUANT__SFX(quant__bk_q6ds)
+#define quant__bk_q3f QUANT__SFX(quant__bk_q3f)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
 #define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
@@ -6338,6 +6339,49 @@ QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigne
             quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, x[g]), o), o);
     }
 }
+/* Q3_K to f32 (f16), as quant__bk_q6f: the levels -4 .. 3 built as
+   signed bytes, 64 at a time (elements 64m .. 64m + 63, in order: the
+   2-bit codes of 32 bytes of qs at two shifts, less 4 where the hmask bit
+   is clear); output group g of 16 is its sub-block, scale d * sc[g] (one
+   vector product, then broadcast from memory), times the level */
+QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    /* scale s: bits 0..3 the low (s < 8) or high nibble of byte s % 8,
+       bits 4, 5 bits 2 (s / 4) of byte 8 + s % 4 (quant__k3_scale) */
+    const __m128i sc = _mm_maskz_loadu_epi8(0x0FFF, b + 96);
+    const __m512i lo = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7))),
+                                         _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4));
+    const __m512i hi = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11))),
+                                         _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6));
+    const __m512i s6 = _mm512_ternarylogic_epi32(_mm512_slli_epi32(hi, 4), _mm512_set1_epi32(0x30),
+                                                 _mm512_and_si512(lo, _mm512_set1_epi32(15)), 0xEA);
+    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+    /* word shifts of the codes: j even in the lower half, odd in the upper */
+    const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
+    const __m512i H = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)b));
+    const __m512i m3 = _mm512_set1_epi8(3), s4 = _mm512_set1_epi8(4);
+    float dss[16];
+    int m, g;
+    _mm512_storeu_ps(dss, ds);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+m"(dss)); /* a load each, not a vpermd */
+#endif
+    QUANT__UNROLL4
+    for (m = 0; m < 4; ++m) { /* j = 2 (m % 2), + 1; n = m / 2; hmask bits 4n + j */
+        const __m512i Q = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)(b + 32 + 32 * (m / 2))));
+        const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(m % 2 ? _mm512_srli_epi16(Q, 4) : Q, sh), m3);
+        const __m512i hb = _mm512_inserti64x4(_mm512_set1_epi8((char)(1 << (2 * m))), _mm256_set1_epi8((char)(1 << (2 * m + 1))), 1);
+        const __m512i v = _mm512_mask_sub_epi8(c, _mm512_testn_epi8_mask(H, hb), c, s4);
+        __m128i x[4];
+        x[0] = _mm512_castsi512_si128(v);
+        x[1] = _mm512_extracti32x4_epi32(v, 1);
+        x[2] = _mm512_extracti32x4_epi32(v, 2);
+        x[3] = _mm512_extracti32x4_epi32(v, 3);
+        for (g = 0; g < 4; ++g)
+            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g,
+                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[4 * m + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+    }
+}
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
    side (lanes 0..7 sc, 8..15 m of quant__k4_scale: the low bits are byte
    ia's >> sa & ma, the high two bits 6, 7 of byte ib) and multiplied by d
@@ -6617,7 +6661,14 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     }
-    case QUANT_Q3_K: {
+    case QUANT_Q3_K:
+        if (!(o & 3u)) {
+            if (o == 0u) quant__bk_q3f(b, dst, at, 0u); /* f32: o constant in each copy */
+            else if (o == 4u) quant__bk_q3f(b, dst, at, 4u);
+            else quant__bk_q3f(b, dst, at, o);
+            break;
+        }
+        {
         /* hmask[32], qs[64], scales[12] (16 signed 6-bit), d. Element
            128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], less 4
            unless bit 4n + j of hmask[16g + l] is set, in sub-block
@@ -6644,31 +6695,18 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
             const int jb = 2 * (n % 2), hb = 4 * (n / 2) + jb; /* the first j, its hmask bit */
             const __m512i i0 = _mm512_add_epi32(e8, _mm512_set1_epi32(4 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(2));
             const __m512 A = _mm512_mul_ps(_mm512_permutexvar_ps(i0, dl), l8), B = _mm512_mul_ps(_mm512_permutexvar_ps(i1, dl), l8);
-            if (o & 3u) {
-                /* index: the code | 16 (j % 2) + 8g, + 4 (bit 2 is clear) by the hmask bit */
-                const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
-                const __m256i H = _mm256_loadu_si256((const __m256i *)(const void *)b);
-                const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(8), 1);
-                const __m512i T = quant__bk_tab32(A, B, o, fin);
-                for (j = 0; j < 2; ++j) {
-                    __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * (jb + j))), _mm512_set1_epi16(3),
-                                                            _mm512_add_epi16(G, _mm512_set1_epi16((short)(16 * j))), 0xEA);
-                    idx = _mm512_mask_add_epi16(idx, _mm256_test_epi8_mask(H, _mm256_set1_epi8((char)(1 << (hb + j)))), idx,
-                                               _mm512_set1_epi16(4));
-                    quant__bk_st32(dst, at + 64 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
-                }
-            } else {
-                const __m512i X0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
-                const __m512i X1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + 16)));
-                const __m128i H0 = _mm_loadu_si128((const __m128i *)(const void *)b);
-                const __m128i H1 = _mm_loadu_si128((const __m128i *)(const void *)(b + 16));
-                for (j = 0; j < 4; ++j) { /* 16 elements: jb + j / 2 is the j above, j % 2 g */
-                    __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(j & 1 ? X1 : X0, (unsigned)(2 * jb + (j & ~1))),
-                                                            _mm512_set1_epi32(3), _mm512_set1_epi32(8 * j), 0xEA);
-                    idx = _mm512_mask_or_epi32(idx, _mm_test_epi8_mask(j & 1 ? H1 : H0, _mm_set1_epi8((char)(1 << (hb + j / 2)))),
-                                               idx, _mm512_set1_epi32(4));
-                    quant__bk_st(dst, at + 64 * (size_t)n + 16 * (size_t)j, _mm512_castps_si512(_mm512_permutex2var_ps(A, idx, B)), o);
-                }
+            /* bf16 or f16 (f32 took quant__bk_q3f above) */
+            /* index: the code | 16 (j % 2) + 8g, + 4 (bit 2 is clear) by the hmask bit */
+            const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
+            const __m256i H = _mm256_loadu_si256((const __m256i *)(const void *)b);
+            const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(8), 1);
+            const __m512i T = quant__bk_tab32(A, B, o, fin);
+            for (j = 0; j < 2; ++j) {
+                __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * (jb + j))), _mm512_set1_epi16(3),
+                                                        _mm512_add_epi16(G, _mm512_set1_epi16((short)(16 * j))), 0xEA);
+                idx = _mm512_mask_add_epi16(idx, _mm256_test_epi8_mask(H, _mm256_set1_epi8((char)(1 << (hb + j)))), idx,
+                                           _mm512_set1_epi16(4));
+                quant__bk_st32(dst, at + 64 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
             }
         }
         break;
@@ -7252,8 +7290,8 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
    QUANT__KQ_W3 blocks, 16 to a vector, for the later passes.
 
    A block with an infinite or NaN input goes to the scalar code (NaN
-   payloads would depend on operand order). Stack: at most about 14.8 KiB
-   in one frame (Q3_K), 15.6 KiB with the callees (gcc 12, clang 14,
+   payloads would depend on operand order). Stack: at most about 19.8 KiB
+   in one frame (Q3_K), 20.6 KiB with the callees (gcc 12, clang 14,
    -O2/-O3; an unoptimized build uses smaller Q3_K windows). */
 #define QUANT__KQ_ACTIVE 1
 
@@ -7286,11 +7324,12 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #  endif
 #endif
 /* Q3_K blocks whose groups still changing after the first pass are
-   gathered together (more blocks, fuller vectors; 16 keeps the stack
-   under 15 KiB) */
+   gathered together (more blocks, fuller vectors: passes 4 and 5 run on
+   about one group in a hundred, a chain of dependent steps whatever the
+   number of lanes; 32 keeps the stack near 20 KiB) */
 #ifndef QUANT__KQ_W3
 #  ifdef __OPTIMIZE__
-#    define QUANT__KQ_W3 16
+#    define QUANT__KQ_W3 32
 #  else /* an unoptimized build keeps every temporary on the stack */
 #    define QUANT__KQ_W3 4
 #  endif
@@ -7303,8 +7342,8 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #ifndef QUANT__KQ_K45
 #define QUANT__KQ_K45 2
 #endif
-#if QUANT__KQ_W3 > 16 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
-#error "kq_avx512.h: QUANT__KQ_W3 <= 16, QUANT__KQ_K* <= 4"
+#if QUANT__KQ_W3 > 64 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
+#error "kq_avx512.h: QUANT__KQ_W3 <= 64, QUANT__KQ_K* <= 4"
 #endif
 
 /* a product that no compiler fuses with a later sum */
@@ -7932,49 +7971,73 @@ QUANT__KQ_INLINE __m128i quant__kq_q3get(const uint8_t *r)
     const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)r), m = _mm_set1_epi8(15);
     return _mm_unpacklo_epi8(_mm_and_si128(v, m), _mm_and_si128(_mm_srli_epi16(v, 4), m));
 }
-/* levels (-4 .. 3 as floats, 16 vectors, element-major; clobbered) to 16
-   rows of 8 bytes at L + 8 g */
-QUANT__KQ_INLINE void quant__kq_q3put(__m512 *v, uint8_t *L)
+/* levels (-4 .. 3 as floats, 16 vectors, element-major) to 16 rows of 8
+   bytes at L + 8 g: the byte of elements 2r, 2r + 1 made first (exact in
+   float), then the 8 x 16 bytes transposed */
+QUANT__KQ_INLINE void quant__kq_q3put(const __m512 *v, uint8_t *L)
 {
-    int g;
-    quant__kq_tr16(v);
-    for (g = 0; g < 16; ++g) {
-        const __m128i b = _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_cvtps_epi32(v[g]), _mm512_set1_epi32(4)));
-        _mm_storel_epi64((__m128i *)(void *)(L + 8 * g), _mm_packus_epi16(_mm_maddubs_epi16(b, _mm_set1_epi16(0x1001)), b));
+    __m128i B[8], C[8];
+    int r;
+    for (r = 0; r < 8; ++r) /* (v[2r] + 4) + 16 (v[2r + 1] + 4) */
+        B[r] = _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(
+            _mm512_add_ps(_mm512_add_ps(v[2 * r], _mm512_mul_ps(v[2 * r + 1], _mm512_set1_ps(16.0f))), _mm512_set1_ps(68.0f))));
+    for (r = 0; r < 4; ++r) {
+        C[2 * r] = _mm_unpacklo_epi8(B[2 * r], B[2 * r + 1]);
+        C[2 * r + 1] = _mm_unpackhi_epi8(B[2 * r], B[2 * r + 1]);
+    }
+    /* C[2i]: bytes 2i, 2i + 1 of groups 0 .. 7, C[2i + 1] of groups 8 .. 15;
+       then B[4r + i]: bytes 4r .. 4r + 3 of groups 4i .. 4i + 3 */
+    for (r = 0; r < 2; ++r) {
+        B[4 * r] = _mm_unpacklo_epi16(C[4 * r], C[4 * r + 2]);
+        B[4 * r + 1] = _mm_unpackhi_epi16(C[4 * r], C[4 * r + 2]);
+        B[4 * r + 2] = _mm_unpacklo_epi16(C[4 * r + 1], C[4 * r + 3]);
+        B[4 * r + 3] = _mm_unpackhi_epi16(C[4 * r + 1], C[4 * r + 3]);
+    }
+    for (r = 0; r < 4; ++r) { /* groups 4r .. 4r + 3, two rows a vector */
+        _mm_storeu_si128((__m128i *)(void *)(L + 32 * r), _mm_unpacklo_epi32(B[r], B[4 + r]));
+        _mm_storeu_si128((__m128i *)(void *)(L + 32 * r + 16), _mm_unpackhi_epi32(B[r], B[4 + r]));
     }
 }
 
-/* the rest of quant__k_block's Q3_K for one block: sc the 16 scales, Lg
-   the levels + 4 (quant__kq_q3get), flat the groups whose levels are 0 */
-QUANT__KQ_INLINE void quant__kq_post3(const float *x, uint8_t *b, __m512 sc, const uint8_t *Lg, unsigned flat)
+/* the rest of quant__k_block's Q3_K for one block: sc the 16 scales,
+   maxs the first of them with the largest magnitude, Lg the levels + 4
+   (quant__kq_q3get), flat the groups whose levels are 0 */
+QUANT__KQ_INLINE void quant__kq_post3(const float *x, uint8_t *b, __m512 sc, float maxs, const uint8_t *Lg, unsigned flat)
 {
-    const float maxs = quant__kq_first_max(sc);
     const __m256i three = _mm256_set1_epi8(3);
     __m256i V[8], hm = _mm256_setzero_si256();
     __m128i h[2];
-    int32_t q[16];
-    float d0 = 0;
+    float d[16];
     int j;
     if (maxs != 0) {
         const float is = -32.0f / maxs;
-        /* quant__s8wrap(quant__gn(is * sc)), clamped to -32 .. 31, + 32 */
+        /* quant__s8wrap(quant__gn(is * sc)), clamped to -32 .. 31 */
         __m512i v = quant__kq_gn(quant__kq_mul(_mm512_set1_ps(is), sc));
+        __m128i q, lo, hi;
+        float d0;
         v = _mm512_srai_epi32(_mm512_slli_epi32(v, 24), 24);
         v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(-32)), _mm512_set1_epi32(31));
-        _mm512_storeu_si512(q, _mm512_add_epi32(v, _mm512_set1_epi32(32)));
-        for (j = 0; j < 8; ++j) b[96 + j] = (uint8_t)((q[j] & 15) | (q[j + 8] & 15) << 4);
-        for (j = 0; j < 4; ++j) b[104 + j] = (uint8_t)(q[j] >> 4 | (q[j + 4] >> 4) << 2 | (q[j + 8] >> 4) << 4 | (q[j + 12] >> 4) << 6);
+        /* the scales + 32 as bytes: low nibbles of j and j + 8 in byte
+           96 + j, the top two bits of j, j + 4, j + 8, j + 12 in byte
+           104 + j (the 16-bit shifts move no bit across a byte here) */
+        q = _mm512_cvtepi32_epi8(_mm512_add_epi32(v, _mm512_set1_epi32(32)));
+        lo = _mm_and_si128(q, _mm_set1_epi8(15));
+        lo = _mm_or_si128(lo, _mm_slli_epi16(_mm_srli_si128(lo, 8), 4));
+        hi = _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(3));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 4), 2));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 8), 4));
+        _mm_mask_storeu_epi8(b + 96, 0x0FFF, _mm_unpacklo_epi64(lo, hi));
         quant__gh_put(b + 108, 1 / is);
         d0 = quant__gh(b + 108);
+        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is the clamped v */
+        _mm512_storeu_ps(d, _mm512_mul_ps(_mm512_set1_ps(d0), _mm512_cvtepi32_ps(v)));
     } else {
         for (j = 0; j < 12; ++j) b[96 + j] = 0;
-        for (j = 0; j < 16; ++j) q[j] = 0;
         quant__gh_put(b + 108, 0.0f); /* d is 0 for every group */
+        _mm512_storeu_ps(d, _mm512_setzero_ps());
     }
     for (j = 0; j < 16; ++j) {
-        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is q - 32 */
-        const float d = d0 * (float)(q[j] - 32);
-        h[j & 1] = d != 0 ? quant__kq_requs(x + 16 * j, d, 4)
+        h[j & 1] = d[j] != 0 ? quant__kq_requs(x + 16 * j, d[j], 4)
                  : flat >> j & 1 ? _mm_setzero_si128()
                  : quant__kq_q3get(Lg + 8 * j);
         if (j & 1) {
@@ -7997,10 +8060,10 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
     __m512 xt[64], L[64], sx[4], s2[4]; /* K blocks, then up to 4 vectors of groups */
     __mmask16 act[4], chg[4];
     uint8_t Lg[W][128];
-    float gx[W][16], g2[W][16];
+    float gx[W][16], g2[W][16], mxs[(W + 15) / 16 * 16];
     uint16_t flat[W], list[W * 16 + 64];
     unsigned char bad[W];
-    int i, k, j, c0, n = 0, pass, kk = 1;
+    int i, k, j, c0, n = 0, pass, p0, kk = 1;
     /* the first pass */
     for (c0 = 0; c0 < nw; c0 += K) {
         __m512 a[K], mx[K], is[K];
@@ -8041,66 +8104,94 @@ QUANT__KQ_NOINLINE void quant__kq_b3(const float *const *xs, uint8_t *const *bs,
             _mm512_storeu_ps(gx[blk], sx[k]);
             _mm512_storeu_ps(g2[blk], s2[k]);
             quant__kq_q3put(L + 16 * k, Lg[blk]);
-            for (j = 0; j < 16; ++j)
-                if (chg[k] >> j & 1) list[n++] = (uint16_t)(blk << 4 | j);
+            for (j = 0; j < 16; ++j) { /* without a branch: about a fifth are taken, at random */
+                list[n] = (uint16_t)(blk << 4 | j);
+                n += chg[k] >> j & 1;
+            }
         }
     }
     /* passes 2 .. 5 of the groups that changed in the first, 16 to a
-       vector whatever their block. A lane whose pass changed nothing is at
-       a fixed point (the next pass would compute the same), so a vector
-       runs until none of its lanes changes. */
-    for (j = n; j < n + 64; ++j) list[j] = list[n > 0 ? n - 1 : 0];
-    for (c0 = 0; c0 < n; c0 += 16 * kk) {
-        const int nv = (n - c0 + 15) / 16;
-        __mmask16 any;
-        kk = nv < 4 ? nv : 4;
-        for (k = 0; k < kk; ++k) {
-            const float *rows[16];
-            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
-            for (j = 0; j < 16; ++j) {
-                const int d = list[c0 + 16 * k + j];
-                rows[j] = xs[d >> 4] + 16 * (d & 15);
-                L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(&Lg[d >> 4][0] + 8 * (d & 15))), _mm512_set1_epi32(4)));
-            }
-            (void)quant__kq_load(rows, 0, xt + 16 * k);
-            quant__kq_tr16(L + 16 * k);
-            sx[k] = _mm512_i32gather_ps(id, gx[0], 4);
-            s2[k] = _mm512_i32gather_ps(id, g2[0], 4);
-            act[k] = 0xFFFF;
-        }
-        for (pass = 2; pass <= 5; ++pass) {
-            if (kk == 4) quant__kq_q3pass4(xt, L, sx, s2, act, chg);
-            else if (kk == 3) quant__kq_q3pass3(xt, L, sx, s2, act, chg);
-            else if (kk == 2) quant__kq_q3pass2(xt, L, sx, s2, act, chg);
-            else quant__kq_q3pass1(xt, L, sx, s2, act, chg);
-            for (any = 0, k = 0; k < kk; ++k) any |= chg[k];
-            if (!any) break;
-        }
-        for (k = 0; k < kk; ++k) {
-            const int m = n - c0 - 16 * k; /* lanes that are not copies */
-            const __mmask16 v = m >= 16 ? (__mmask16)0xFFFF : m > 0 ? (__mmask16)((1u << m) - 1) : 0;
-            const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
-            uint8_t rowsL[128];
-            quant__kq_q3put(L + 16 * k, rowsL);
-            _mm512_mask_i32scatter_ps(gx[0], v, id, sx[k], 4);
-            _mm512_mask_i32scatter_ps(g2[0], v, id, s2[k], 4);
-            for (j = 0; j < 16; ++j)
-                if (v >> j & 1) {
+       vector whatever their block. A group whose pass changed nothing is
+       at a fixed point (the next pass would compute the same), so a vector
+       runs until none of its lanes changes; after pass 3 the groups still
+       changing (about one in nine) are gathered again, into fewer vectors,
+       for passes 4 and 5 (the list is rewritten in place, each entry after
+       it is read). */
+    for (p0 = 2; p0 <= 5 && n > 0; p0 += 2) {
+        int n2 = 0;
+        for (j = n; j < n + 64; ++j) list[j] = list[n - 1];
+        for (c0 = 0; c0 < n; c0 += 16 * kk) {
+            const int nv = (n - c0 + 15) / 16;
+            kk = nv < 4 ? nv : 4;
+            for (k = 0; k < kk; ++k) {
+                const float *rows[16];
+                const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+                for (j = 0; j < 16; ++j) {
                     const int d = list[c0 + 16 * k + j];
-                    _mm_storel_epi64((__m128i *)(void *)(&Lg[d >> 4][0] + 8 * (d & 15)), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                    rows[j] = xs[d >> 4] + 16 * (d & 15);
+                    L[16 * k + j] = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepu8_epi32(quant__kq_q3get(&Lg[d >> 4][0] + 8 * (d & 15))), _mm512_set1_epi32(4)));
                 }
+                (void)quant__kq_load(rows, 0, xt + 16 * k);
+                quant__kq_tr16(L + 16 * k);
+                sx[k] = _mm512_i32gather_ps(id, gx[0], 4);
+                s2[k] = _mm512_i32gather_ps(id, g2[0], 4);
+                act[k] = 0xFFFF;
+            }
+            for (pass = p0; pass <= p0 + 1; ++pass) {
+                __mmask16 any = 0;
+                if (kk == 4) quant__kq_q3pass4(xt, L, sx, s2, act, chg);
+                else if (kk == 3) quant__kq_q3pass3(xt, L, sx, s2, act, chg);
+                else if (kk == 2) quant__kq_q3pass2(xt, L, sx, s2, act, chg);
+                else quant__kq_q3pass1(xt, L, sx, s2, act, chg);
+                for (k = 0; k < kk; ++k) any |= chg[k];
+                if (!any) break;
+            }
+            for (k = 0; k < kk; ++k) {
+                const int m = n - c0 - 16 * k; /* lanes that are not copies */
+                const __mmask16 v = m >= 16 ? (__mmask16)0xFFFF : m > 0 ? (__mmask16)((1u << m) - 1) : 0;
+                const __m512i id = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 16 * k)));
+                uint8_t rowsL[128];
+                quant__kq_q3put(L + 16 * k, rowsL);
+                _mm512_mask_i32scatter_ps(gx[0], v, id, sx[k], 4);
+                _mm512_mask_i32scatter_ps(g2[0], v, id, s2[k], 4);
+                for (j = 0; j < 16; ++j)
+                    if (v >> j & 1) {
+                        const int d = list[c0 + 16 * k + j];
+                        _mm_storel_epi64((__m128i *)(void *)(&Lg[d >> 4][0] + 8 * (d & 15)), _mm_loadl_epi64((const __m128i *)(const void *)(rowsL + 8 * j)));
+                        list[n2] = (uint16_t)d; /* n2 <= the index just read */
+                        n2 += chg[k] >> j & 1; /* changed in pass p0 + 1: not done */
+                    }
+            }
         }
+        n = n2;
     }
-    /* the blocks */
+    /* the blocks' scales (into gx), and of each the first scale with the
+       largest magnitude, as quant__kq_first_max finds it: 16 blocks side
+       by side after a transpose, a NaN never larger */
+    for (c0 = 0; c0 < nw; c0 += 16) {
+        __m512 t[16], a = _mm512_setzero_ps(), mx = a;
+        for (k = 0; k < 16; ++k) {
+            const int r = c0 + k < nw ? c0 + k : nw - 1;
+            const __m512 vx = _mm512_loadu_ps(gx[r]), v2 = _mm512_loadu_ps(g2[r]);
+            t[k] = _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[r]), vx, v2);
+        }
+        for (k = 0; k < 16 && c0 + k < nw; ++k) _mm512_storeu_ps(gx[c0 + k], t[k]);
+        quant__kq_tr16(t);
+        for (j = 0; j < 16; ++j) {
+            const __m512 ax = _mm512_abs_ps(t[j]);
+            mx = _mm512_mask_mov_ps(mx, quant__kq_gt(ax, a), t[j]);
+            a = _mm512_max_ps(ax, a); /* ax > a ? ax : a */
+        }
+        _mm512_storeu_ps(mxs + c0, mx);
+    }
     for (k = 0; k < nw; ++k) {
-        const __m512 vx = _mm512_loadu_ps(gx[k]), v2 = _mm512_loadu_ps(g2[k]);
         if (!bs[k]) continue;
         if (bad[k]) {
             QUANT__KQ_ON_SCALAR(QUANT_Q3_K, 1);
             quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
             continue;
         }
-        quant__kq_post3(xs[k], bs[k], _mm512_maskz_div_ps((__mmask16)(quant__kq_gt(v2, _mm512_setzero_ps()) & ~flat[k]), vx, v2), Lg[k], flat[k]);
+        quant__kq_post3(xs[k], bs[k], _mm512_loadu_ps(gx[k]), mxs[k], Lg[k], flat[k]);
     }
 }
 
@@ -8264,8 +8355,8 @@ static __attribute__((unused)) int quant__kq_enc_avx512(unsigned t, const float 
     bb = quant__blk_bytes(t);
     for (i = 0; i < nb; i += per) {
         const size_t n = nb - i < per ? nb - i : per;
-        const float *xs[16];
-        uint8_t *bs[16];
+        const float *xs[QUANT__KQ_W3 > 16 ? QUANT__KQ_W3 : 16];
+        uint8_t *bs[QUANT__KQ_W3 > 16 ? QUANT__KQ_W3 : 16];
         int ok = 1;
         for (k = 0; k < per; ++k) {
             xs[k] = x + (i + (k < n ? k : n - 1)) * be;
@@ -9408,6 +9499,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q6y
 #undef quant__bk_q6c
 #undef quant__bk_q6ds
+#undef quant__bk_q3f
 #undef quant__bk_k45
 #undef quant__bk_k45dm
 #undef quant__bk_k45f
