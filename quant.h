@@ -87,7 +87,9 @@
    QUANT_NO_S16      leaves s16 tensors and zero points out (QUANT_ERR_DTYPE,
                      as zero points QUANT_ERR_ZPS).
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
-                     encoders take about 1 KiB of stack.
+                     encoders take about 1 KiB of stack in a scalar build,
+                     and up to about 20 KiB with AVX-512 (Q3_K encodes 32
+                     blocks side by side).
    QUANT_NO_REQUANT  leaves quant_requantize and quant_quantize_multiplier
                      out.
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
