@@ -1482,6 +1482,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q6c QUANT__SFX(quant__bk_q6c)
 #define quant__bk_q6ds QUANT__SFX(quant__bk_q6ds)
 #define quant__bk_q3f QUANT__SFX(quant__bk_q3f)
+#define quant__bk_q3ds QUANT__SFX(quant__bk_q3ds)
 #define quant__bk_k45 QUANT__SFX(quant__bk_k45)
 #define quant__bk_k45dm QUANT__SFX(quant__bk_k45dm)
 #define quant__bk_k45f QUANT__SFX(quant__bk_k45f)
@@ -6346,18 +6347,24 @@ QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigne
    2-bit codes of 32 bytes of qs at two shifts, less 4 where the hmask bit
    is clear); output group g of 16 is its sub-block, scale d * sc[g] (one
    vector product, then broadcast from memory), times the level */
-QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigned o)
+/* A Q3_K block's 16 d * scale, in sub-block order. Scale s: bits 0..3 the
+   low (s < 8) or high nibble of byte s % 8, bits 4, 5 bits 2 (s / 4) of
+   byte 8 + s % 4 (quant__k3_scale), less 32 */
+QUANT__INLINE __m512 quant__bk_q3ds(const uint8_t *b)
 {
-    /* scale s: bits 0..3 the low (s < 8) or high nibble of byte s % 8,
-       bits 4, 5 bits 2 (s / 4) of byte 8 + s % 4 (quant__k3_scale) */
     const __m128i sc = _mm_maskz_loadu_epi8(0x0FFF, b + 96);
     const __m512i lo = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7))),
                                          _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4));
     const __m512i hi = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11))),
                                          _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6));
+    /* (lo & 15) | (hi << 4 & 48) */
     const __m512i s6 = _mm512_ternarylogic_epi32(_mm512_slli_epi32(hi, 4), _mm512_set1_epi32(0x30),
                                                  _mm512_and_si512(lo, _mm512_set1_epi32(15)), 0xEA);
-    const __m512 ds = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+    return _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+}
+QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigned o)
+{
+    const __m512 ds = quant__bk_q3ds(b);
     /* word shifts of the codes: j even in the lower half, odd in the upper */
     const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
     const __m512i H = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)b));
@@ -6679,17 +6686,7 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
            8 (2 (j % 2) + g) + code + 4 hmask bit is dl * level */
         const __m512 l8 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, -4, -3, -2, -1, 0, 1, 2, 3);
         const __m512i e8 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-        /* scale s: bits 0..3 the low (s < 8) or high nibble of byte s % 8,
-           bits 4, 5 bits 2 (s / 4) of byte 8 + s % 4 (quant__k3_scale) */
-        const __m128i sc = _mm_maskz_loadu_epi8(0x0FFF, b + 96);
-        const __m512i lo = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7))),
-                                             _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4));
-        const __m512i hi = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(sc, _mm_setr_epi8(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11))),
-                                             _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6));
-        /* (lo & 15) | (hi << 4 & 48) */
-        const __m512i s6 = _mm512_ternarylogic_epi32(_mm512_slli_epi32(hi, 4), _mm512_set1_epi32(0x30),
-                                                     _mm512_and_si512(lo, m15), 0xEA);
-        const __m512 dl = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 108)), _mm512_cvtepi32_ps(_mm512_sub_epi32(s6, _mm512_set1_epi32(32))));
+        const __m512 dl = quant__bk_q3ds(b);
         const int fin = (b[109] & 0x7C) != 0x7C;
         QUANT__UNROLL4
         for (n = 0; n < 4; ++n) { /* the 64 elements of sub-blocks 4n .. 4n + 3 */
@@ -9502,6 +9499,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q6c
 #undef quant__bk_q6ds
 #undef quant__bk_q3f
+#undef quant__bk_q3ds
 #undef quant__bk_k45
 #undef quant__bk_k45dm
 #undef quant__bk_k45f

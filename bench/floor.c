@@ -168,7 +168,8 @@ T512 __attribute__((noinline)) static void rq_floor_loop(const void *srcv, void 
                          high_products(src + i + j + 32, rq_m + j + 32), high_products(src + i + j + 48, rq_m + j + 48));
 }
 
-__attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
+/* quant_requantize on [n / C, C], channels last, zp 3, the whole s8 range */
+static void rq_call(const void *srcv, void *dstv, size_t n, quant_requant_rounding rounding)
 {
     quant_tensor src, dst;
     quant_requant rq;
@@ -177,13 +178,18 @@ __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size
     src.dtype = QUANT_S32; src.rank = 2; src.dims[0] = (int64_t)(n / C); src.dims[1] = C;
     src.data = (void *)(uintptr_t)srcv;
     dst = src; dst.dtype = QUANT_S8; dst.data = dstv;
-    rq.rounding = QUANT_RQ_DOUBLE;
+    rq.rounding = rounding;
     rq.qtype = QUANT_PER_CHANNEL;
     rq.axis = 1;
-    rq.multipliers = rq_m; rq.shifts = rq_sh;
+    rq.multipliers = rq_m; rq.shifts = rq_sh; rq.scales = rq_s;
     rq.n = C;
     rq.zp = 3; rq.act_min = -128; rq.act_max = 127;
     if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
+}
+
+__attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
+{
+    rq_call(srcv, dstv, n, QUANT_RQ_DOUBLE);
 }
 
 /* round(x * s) a vector of 16, with the scales of channels j.. */
@@ -205,20 +211,7 @@ T512 __attribute__((noinline)) static void rqf_floor_loop(const void *srcv, void
 
 __attribute__((noinline)) static void rqf_loop(const void *srcv, void *dstv, size_t n)
 {
-    quant_tensor src, dst;
-    quant_requant rq;
-    memset(&src, 0, sizeof src);
-    memset(&rq, 0, sizeof rq);
-    src.dtype = QUANT_S32; src.rank = 2; src.dims[0] = (int64_t)(n / C); src.dims[1] = C;
-    src.data = (void *)(uintptr_t)srcv;
-    dst = src; dst.dtype = QUANT_S8; dst.data = dstv;
-    rq.rounding = QUANT_RQ_FLOAT;
-    rq.qtype = QUANT_PER_CHANNEL;
-    rq.axis = 1;
-    rq.scales = rq_s;
-    rq.n = C;
-    rq.zp = 3; rq.act_min = -128; rq.act_max = 127;
-    if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
+    rq_call(srcv, dstv, n, QUANT_RQ_FLOAT);
 }
 
 /* ---- f32 -> iq4_nl: 15 tries a block of 32 ---- */
