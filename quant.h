@@ -4975,33 +4975,29 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
     return _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32));
 }
 #elif QUANT__PASS == QUANT_SIMD_AVX2
-/* right shifts only: the result then fits in int32, and a logical 64-bit
-   shift of p + 2^63 minus 2^(63 - ts) leaves it in the low half */
+/* right shifts only, in 32-bit lanes as AVX-512's quant__v_rq_right does
+   them (see there); the rounding bit is min(h & 2^(k-1), 1) */
 #  define QUANT__RQ_V_OK(k) (!(k)->left)
-QUANT__INLINE __m256i quant__v_rq_half(__m256i x, __m256i m, __m256i ts, __m256i c, int dbl)
-{
-    const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-    __m256i p = _mm256_mul_epi32(x, m);
-    if (dbl) {
-        p = _mm256_add_epi64(p, c);
-        p = _mm256_sub_epi64(p, _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), p), _mm256_add_epi64(c, c)));
-    }
-    p = _mm256_add_epi64(p, _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_sub_epi64(ts, _mm256_set1_epi64x(1))));
-    return _mm256_sub_epi64(_mm256_srlv_epi64(_mm256_xor_si256(p, top), ts), _mm256_srlv_epi64(top, ts));
-}
 QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
                                           const quant__rqk *k)
 {
-    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)src), low = _mm256_set1_epi64x(0xFFFFFFFF);
+    const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)src), zero = _mm256_setzero_si256();
     const __m256i mv = vec ? _mm256_loadu_si256((const __m256i *)(const void *)m) : _mm256_set1_epi32(m[0]);
     const __m256i s = vec ? _mm256_loadu_si256((const __m256i *)(const void *)sh) : _mm256_set1_epi32(sh[0]);
-    const __m256i ts = _mm256_sub_epi32(_mm256_set1_epi32(31), s);
+    const __m256i half = _mm256_srlv_epi32(_mm256_set1_epi32((int)0x80000000u), _mm256_add_epi32(s, _mm256_set1_epi32(32)));
     const int dbl = k->rounding == QUANT_RQ_DOUBLE;
-    const __m256i c = _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), s), _mm256_set1_epi32(1 << 30));
-    const __m256i e = quant__v_rq_half(x, mv, _mm256_and_si256(ts, low), _mm256_and_si256(c, low), dbl);
-    const __m256i o = quant__v_rq_half(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(mv, 32), _mm256_srli_epi64(ts, 32),
-                                       _mm256_srli_epi64(c, 32), dbl);
-    return _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA);
+    __m256i ce = _mm256_set1_epi64x(1 << 30), co = ce, h;
+    if (!dbl) {
+        const __m256i c = _mm256_and_si256(_mm256_cmpeq_epi32(s, zero), _mm256_set1_epi32(1 << 30));
+        ce = _mm256_and_si256(c, _mm256_set1_epi64x(0xFFFFFFFF));
+        co = _mm256_srli_epi64(c, 32);
+    }
+    h = _mm256_blend_epi32(_mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, mv), ce), 31),
+                           _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32),
+                                                                               _mm256_srli_epi64(mv, 32)), co), 1), 0xAA);
+    if (dbl) h = _mm256_add_epi32(h, _mm256_srai_epi32(_mm256_and_si256(h, s), 31));
+    return _mm256_add_epi32(_mm256_srav_epi32(h, _mm256_sub_epi32(zero, s)),
+                            _mm256_min_epu32(_mm256_and_si256(h, half), _mm256_set1_epi32(1)));
 }
 #elif QUANT__PASS == QUANT_SIMD_SSE2
 /* right shifts only, and one channel's parameters: SSE2's 64-bit shifts
