@@ -1375,6 +1375,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__ld8 QUANT__SFX(quant__ld8)
 #define quant__ldf QUANT__SFX(quant__ldf)
 #define quant__ldi QUANT__SFX(quant__ldi)
+#define quant__sti QUANT__SFX(quant__sti)
 #define quant__max QUANT__SFX(quant__max)
 #define quant__min QUANT__SFX(quant__min)
 #define quant__mini QUANT__SFX(quant__mini)
@@ -1462,6 +1463,9 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_right QUANT__SFX(quant__v_rq_right)
 #define quant__v_rq_one QUANT__SFX(quant__v_rq_one)
 #define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
+#define quant__v_rq_repeat QUANT__SFX(quant__v_rq_repeat)
+#define quant__v_rq_first QUANT__SFX(quant__v_rq_first)
+#define quant__v_rq_rows QUANT__SFX(quant__v_rq_rows)
 #define quant__bk_st QUANT__SFX(quant__bk_st)
 #define quant__bk_tab QUANT__SFX(quant__bk_tab)
 #define quant__bk_st32 QUANT__SFX(quant__bk_st32)
@@ -1565,6 +1569,7 @@ typedef __m128i quant__vm;
 QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm_loadu_ps(p); }
 QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm_storeu_ps(p, v); }
 QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+QUANT__INLINE void quant__sti(int32_t *p, quant__vi v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 QUANT__INLINE quant__vf quant__setf(float x) { return _mm_set1_ps(x); }
 QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm_set1_epi32(x); }
 QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm_add_ps(a, b); }
@@ -1653,6 +1658,7 @@ typedef __m256i quant__vm;
 QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm256_loadu_ps(p); }
 QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm256_storeu_ps(p, v); }
 QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+QUANT__INLINE void quant__sti(int32_t *p, quant__vi v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
 QUANT__INLINE quant__vf quant__setf(float x) { return _mm256_set1_ps(x); }
 QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm256_set1_epi32(x); }
 QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm256_add_ps(a, b); }
@@ -1752,6 +1758,7 @@ typedef __mmask16 quant__vm;
 QUANT__INLINE quant__vf quant__ldf(const float *p) { return _mm512_loadu_ps(p); }
 QUANT__INLINE void quant__stf(float *p, quant__vf v) { _mm512_storeu_ps(p, v); }
 QUANT__INLINE quant__vi quant__ldi(const int32_t *p) { return _mm512_loadu_si512((const void *)p); }
+QUANT__INLINE void quant__sti(int32_t *p, quant__vi v) { _mm512_storeu_si512((void *)p, v); }
 QUANT__INLINE quant__vf quant__setf(float x) { return _mm512_set1_ps(x); }
 QUANT__INLINE quant__vi quant__seti(int32_t x) { return _mm512_set1_epi32(x); }
 QUANT__INLINE quant__vf quant__add(quant__vf a, quant__vf b) { return _mm512_add_ps(a, b); }
@@ -4792,6 +4799,7 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
 typedef struct quant__rqk {
     int32_t lo, hi, zp;
     unsigned char rounding, out, left, nt, full; /* nt: streaming stores (x86); full: the clamp is the type's range (s8, u8) */
+    size_t row; /* x86: channels last, row of them a row of src (the parameters repeat), else 0 */
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
    the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
@@ -4807,7 +4815,8 @@ typedef struct quant__rqk {
 #define QUANT__RQ_U8 1
 #define QUANT__RQ_S16 2
 /* x86, channels last: parameters laid out for this many elements of rows
-   (8 KiB of stack), so that one kernel call takes several short rows */
+   (8 KiB of stack, FLOAT 4), so that one pass of the loop takes several
+   short rows */
 #define QUANT__RQ_REP 1024
 
 /* floor(v / 2^s) for 0 <= s <= 63 (C leaves >> of a negative value to the
@@ -5187,9 +5196,70 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
                          n - i, m ? m + b : m, sh ? sh + b : sh, s ? s + b : s, (size_t)vec, k);
     }
 }
+#if QUANT__X86
+/* rep[f..run) from rep[0..f), f >= W words already there: whole vectors,
+   the last one past run (rep has W words to spare) */
+QUANT__INLINE void quant__v_rq_repeat(int32_t *rep, size_t f, size_t run)
+{
+    size_t j;
+    for (j = f; j < run; j += QUANT__W) quant__sti(rep + j, quant__ldi(rep + j - f));
+}
+/* rep[0..f) from p, row words repeated, f >= W a whole number of rows:
+   one row by vectors (the last overlapping; the fence keeps the compiler
+   from making the loop a call of memcpy), or a word at a time with a
+   counter when the row is shorter than a vector */
+QUANT__INLINE size_t quant__v_rq_first(int32_t *rep, const int32_t *p, size_t row)
+{
+    size_t j, c = 0, f = row;
+    quant__vi v;
+    if (row >= QUANT__W) {
+        for (j = 0; j + QUANT__W < row; j += QUANT__W) {
+            v = quant__ldi(p + j);
+            QUANT__VFENCE(v);
+            quant__sti(rep + j, v);
+        }
+        quant__sti(rep + row - QUANT__W, quant__ldi(p + row - QUANT__W));
+        return row;
+    }
+    while (f < QUANT__W) f += row;
+    for (j = 0; j < f; ++j) { rep[j] = p[c]; if (++c == row) c = 0; }
+    return f;
+}
+/* channels last, k->row of them: the parameters laid out again for as
+   many whole rows as fit in QUANT__RQ_REP words, then the loop over runs
+   of that many */
+QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                    const float *s, const unsigned rnd, const quant__rqk *k)
+{
+    union { float f[QUANT__RQ_REP + QUANT__W]; int32_t i[2 * QUANT__RQ_REP + QUANT__W]; } rep;
+    const size_t run = QUANT__RQ_REP / k->row * k->row, esize = QUANT__S16 && k->out == QUANT__RQ_S16 ? 2u : 1u;
+    size_t e;
+    if (rnd == QUANT_RQ_FLOAT) {
+        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, (const int32_t *)(const void *)s, k->row), run);
+        s = rep.f;
+    } else {
+        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, m, k->row), run);
+        quant__v_rq_repeat(rep.i + QUANT__RQ_REP, quant__v_rq_first(rep.i + QUANT__RQ_REP, sh, k->row), run);
+        m = rep.i;
+        sh = rep.i + QUANT__RQ_REP;
+    }
+    for (e = 0; e < n; e += run)
+        quant__v_rq_body(src + e, (uint8_t *)dst + e * esize, n - e < run ? n - e : run, m, sh, s, 1, rnd, k);
+}
+#endif
 QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                    const float *s, size_t step, const quant__rqk *k)
 {
+#if QUANT__X86
+    if (k->row) {
+        switch (k->rounding) {
+        case QUANT_RQ_DOUBLE: quant__v_rq_rows(src, dst, n, m, sh, s, QUANT_RQ_DOUBLE, k); break;
+        case QUANT_RQ_SINGLE: quant__v_rq_rows(src, dst, n, m, sh, s, QUANT_RQ_SINGLE, k); break;
+        default: quant__v_rq_rows(src, dst, n, m, sh, s, QUANT_RQ_FLOAT, k); break;
+        }
+        return;
+    }
+#endif
     switch (k->rounding * 2u + (step ? 1u : 0u)) { /* a loop for each, with no tests of either in it */
     case QUANT_RQ_DOUBLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_DOUBLE, k); break;
     case QUANT_RQ_DOUBLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_DOUBLE, k); break;
@@ -9397,6 +9467,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__ld8
 #undef quant__ldf
 #undef quant__ldi
+#undef quant__sti
 #undef quant__max
 #undef quant__min
 #undef quant__mini
@@ -9475,6 +9546,9 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_right
 #undef quant__v_rq_one
 #undef quant__v_rq_loop
+#undef quant__v_rq_repeat
+#undef quant__v_rq_first
+#undef quant__v_rq_rows
 #undef quant__bk_st
 #undef quant__bk_tab
 #undef quant__bk_st32
@@ -11799,6 +11873,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.left = (unsigned char)left;
     k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
     k.full = (unsigned char)(out != QUANT__RQ_S16 && rq->act_min == tmin && rq->act_max == tmax);
+    k.row = 0;
 #if QUANT__SIMD_ANY
     {
         /* the channel last (inner 1): each row of nch elements walks the
@@ -11807,31 +11882,17 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
         const int32_t *m = fl ? NULL : (const int32_t *)p0, *sh = fl ? NULL : (const int32_t *)p1;
         const float *s = fl ? (const float *)p0 : NULL;
         size_t run, per, e, c = 0;
-#if QUANT__X86
-        /* few channels, last: a kernel call a row would cost about what
-           the row does, so the parameters are laid out again for as many
-           rows as fit here, and one call takes that many rows */
-        union { float f[QUANT__RQ_REP]; int32_t i[2 * QUANT__RQ_REP]; } rep;
-#endif
         for (i = ax + 1; i < src->rank; ++i) inner *= (size_t)src->dims[i];
         run = inner == 1 ? nch : inner;
         per = inner == 1 ? 1u : nch;
 #if QUANT__X86
-        if (inner == 1 && nch <= QUANT__RQ_REP / 2 && n / 8 >= QUANT__RQ_REP / nch * nch) { /* used 8 times or more */
-            run = QUANT__RQ_REP / nch * nch;
-            /* with a counter, not j % nch, and not as memcpy */
-            if (fl) {
-                for (j = 0; j < run; ++j) { rep.f[j] = s[c]; if (++c == nch) c = 0; }
-                s = rep.f;
-            } else {
-                for (j = 0; j < run; ++j) {
-                    rep.i[j] = m[c];
-                    rep.i[QUANT__RQ_REP + j] = sh[c];
-                    if (++c == nch) c = 0;
-                }
-                m = rep.i;
-                sh = rep.i + QUANT__RQ_REP;
-            }
+        /* few channels, last: a kernel call a row would cost about what
+           the row does, so the kernel lays the parameters out again for
+           several rows (when that layout is used 8 times or more) and
+           takes the whole tensor in one call */
+        if (inner == 1 && nch <= QUANT__RQ_REP / 2 && n / 8 >= QUANT__RQ_REP / nch * nch) {
+            k.row = nch;
+            run = n;
         }
 #endif
         for (e = 0; e < n; e += run) {

@@ -330,6 +330,10 @@ static void per_channel(void)
         /* channels last, enough rows that x86 lays the parameters out for
            several rows a call (a part call at the end of the first two) */
         { 2, { 300, 37 }, 1 }, { 3, { 5, 41, 64 }, 2 }, { 2, { 17, 512 }, -1 },
+        /* rows shorter than a vector (1, 3, 5 channels), one vector
+           (16), and between one and two (20) */
+        { 2, { 8300, 1 }, 1 }, { 2, { 2800, 3 }, 1 }, { 2, { 1700, 5 }, 1 }, { 2, { 600, 16 }, 1 },
+        { 2, { 500, 20 }, 1 },
     };
     static const quant_dtype dts[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
     int si, di, r, rep;
