@@ -5129,10 +5129,12 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
    streaming stores where k->nt asks for them and the block is aligned.
    full: right shifts with the activation range the whole type, where the
    packs' saturation (32 to 16 bits, + zp in 16 bits, 16 to 8) is the
-   clamp; |zp| < 256 cannot bring a saturated sum back into range. */
+   clamp; |zp| < 256 cannot bring a saturated sum back into range.
+   sgn: s8 (x86: a constant, so that the blocks pick their pack without
+   a test) */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const int full, const quant__rqk *k)
+                                      const int full, const quant__rqk *k, const int sgn)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5147,27 +5149,34 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi, c)
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
-    if (!QUANT__S16 || k->out != QUANT__RQ_S16)
-        for (; i + 4 * QUANT__W <= n;) {
-            uint8_t *const p = (uint8_t *)dst + i;
-            const size_t off = quant__head(p, 4 * QUANT__W, 4 * QUANT__W);
-            const int nt = k->nt && off == 0;
-            if (full)
-                quant__st8x4(p, QUANT__RQ_ONE(i, 0), QUANT__RQ_ONE(i + QUANT__W, 0), QUANT__RQ_ONE(i + 2 * QUANT__W, 0),
-                             QUANT__RQ_ONE(i + 3 * QUANT__W, 0), k->zp, k->out == QUANT__RQ_S8, nt);
-            else
-                quant__st8x4(p, QUANT__RQ_AT(i), QUANT__RQ_AT(i + QUANT__W), QUANT__RQ_AT(i + 2 * QUANT__W),
-                             QUANT__RQ_AT(i + 3 * QUANT__W), 0, k->out == QUANT__RQ_S8, nt);
-            /* streaming: after a block that is not aligned, the next starts
-               at the aligned address inside it (the elements between are
-               written twice, the same bytes) */
-            i += k->nt && off ? off : 4 * QUANT__W;
+#  define QUANT__RQ_X4(j, nt)                                                                                   \
+    do {                                                                                                      \
+        if (full)                                                                                             \
+            quant__st8x4((uint8_t *)dst + (j), QUANT__RQ_ONE(j, 0), QUANT__RQ_ONE((j) + QUANT__W, 0),           \
+                         QUANT__RQ_ONE((j) + 2 * QUANT__W, 0), QUANT__RQ_ONE((j) + 3 * QUANT__W, 0), zp, sgn, nt); \
+        else                                                                                                  \
+            quant__st8x4((uint8_t *)dst + (j), QUANT__RQ_AT(j), QUANT__RQ_AT((j) + QUANT__W),                   \
+                         QUANT__RQ_AT((j) + 2 * QUANT__W), QUANT__RQ_AT((j) + 3 * QUANT__W), 0, sgn, nt);       \
+    } while (0)
+    if (!QUANT__S16 || k->out != QUANT__RQ_S16) {
+        const int32_t zp = k->zp;
+        const int nt = k->nt;
+        /* streaming: a first block that is not aligned is stored as it
+           is, and the next starts at the aligned address inside it (the
+           elements between are written twice, the same bytes) */
+        if (nt && n >= 4 * QUANT__W) {
+            const size_t off = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W);
+            if (off) { QUANT__RQ_X4(0, 0); i = off; }
         }
+        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) QUANT__RQ_X4(i, nt);
+    }
+#  undef QUANT__RQ_X4
 #endif
     for (; i + QUANT__W <= n; i += QUANT__W) quant__v_rq_put(dst, i, QUANT__RQ_AT(i), k->out);
 #undef QUANT__RQ_AT
 #undef QUANT__RQ_ONE
     (void)full;
+    (void)sgn;
     return i;
 }
 /* the tail, and what a backend's kernel does not take, is the scalar
@@ -5179,17 +5188,25 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
     const quant__rqk *const k = &k1;
     size_t i = 0;
     k1.rounding = (unsigned char)rnd;
+#if QUANT__X86
+#  define QUANT__RQ_LOOP(left, full)                                                                       \
+    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1)          \
+                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 0))
+#else
+#  define QUANT__RQ_LOOP(left, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1)
+#endif
     if (rnd == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2))) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
-        if (rnd != QUANT_RQ_FLOAT && k->left) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 1, 0, k);
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0);
         else
 #endif
 #if QUANT__X86
-        if (k->full) i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 1, k);
+        if (k->full) i = QUANT__RQ_LOOP(0, 1);
         else
 #endif
-            i = quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, 0, 0, k);
+            i = QUANT__RQ_LOOP(0, 0);
     }
+#undef QUANT__RQ_LOOP
     if (i < n) {
         const size_t b = vec ? i : 0;
         quant__scalar_rq(src + i, QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i),
