@@ -25,6 +25,8 @@
                 and the permute of four vectors. No rounding, no shift, no
                 zero point, no clamp: AVX-512 has no high 32-bit multiply,
                 so every correct kernel does at least this
+     floor avx2 the same with AVX2's 8 lanes: the bound for quant.h's
+                AVX2 kernel (time that with quant-bench built -Dsimd=avx2)
 
    requantize s32 -> s8, FLOAT (XNNPACK's fp32 requantization), per
    channel, the same layout and bytes:
@@ -34,6 +36,7 @@
                 rounding); then the packs and the permute. No zero point,
                 no clamp and no magic-number rounding: a correct kernel
                 does all of this and more
+     floor avx2 the same with AVX2's 8 lanes
 
    f32 -> iq4_nl (4n bytes read, 18/32 n written; the limit loop writes n):
    the encoding quant.h defines is ggml_quantize_chunk's, whose
@@ -72,6 +75,7 @@ int main(void)
 #include "quant.h"
 
 #define T512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define T256 __attribute__((target("avx2")))
 
 static double now_ns(void)
 {
@@ -187,6 +191,32 @@ static void rq_call(const void *srcv, void *dstv, size_t n, quant_requant_roundi
     if (quant_requantize(&src, &dst, &rq) != QUANT_OK) abort();
 }
 
+/* the same with AVX2, 8 lanes a vector, 32 bytes a store */
+T256 static inline void store_packed2(uint8_t *dst, __m256i a, __m256i b, __m256i c, __m256i d)
+{
+    _mm256_storeu_si256((__m256i *)(void *)dst,
+                        _mm256_permutevar8x32_epi32(_mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d)),
+                                                    _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+
+T256 static inline __m256i high_products2(const int32_t *x, const int32_t *m)
+{
+    const __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)x), mv = _mm256_loadu_si256((const __m256i *)(const void *)m);
+    const __m256i e = _mm256_mul_epi32(xv, mv), o = _mm256_mul_epi32(_mm256_srli_epi64(xv, 32), _mm256_srli_epi64(mv, 32));
+    return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
+}
+
+T256 __attribute__((noinline)) static void rq_floor2_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 32)
+            store_packed2(dst + i + j, high_products2(src + i + j, rq_m + j), high_products2(src + i + j + 8, rq_m + j + 8),
+                          high_products2(src + i + j + 16, rq_m + j + 16), high_products2(src + i + j + 24, rq_m + j + 24));
+}
+
 __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
 {
     rq_call(srcv, dstv, n, QUANT_RQ_DOUBLE);
@@ -207,6 +237,22 @@ T512 __attribute__((noinline)) static void rqf_floor_loop(const void *srcv, void
         for (j = 0; j < C; j += 64)
             store_packed(dst + i + j, float_products(src + i + j, rq_s + j), float_products(src + i + j + 16, rq_s + j + 16),
                          float_products(src + i + j + 32, rq_s + j + 32), float_products(src + i + j + 48, rq_s + j + 48));
+}
+
+T256 static inline __m256i float_products2(const int32_t *x, const float *s)
+{
+    return _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)x)), _mm256_loadu_ps(s)));
+}
+
+T256 __attribute__((noinline)) static void rqf_floor2_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 32)
+            store_packed2(dst + i + j, float_products2(src + i + j, rq_s + j), float_products2(src + i + j + 8, rq_s + j + 8),
+                          float_products2(src + i + j + 16, rq_s + j + 16), float_products2(src + i + j + 24, rq_s + j + 24));
 }
 
 __attribute__((noinline)) static void rqf_loop(const void *srcv, void *dstv, size_t n)
@@ -325,10 +371,10 @@ int main(int argc, char **argv)
 {
     static const fcase cases[4] = {
         { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
-        { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
-          { rq_floor_loop, rq_loop, NULL } },
-        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
-          { rqf_floor_loop, rqf_loop, NULL } },
+        { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", "floor avx2" },
+          { rq_floor_loop, rq_loop, rq_floor2_loop } },
+        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "quant.h", "floor avx2" },
+          { rqf_floor_loop, rqf_loop, rqf_floor2_loop } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
     };
