@@ -3,7 +3,7 @@
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
 
-     floor [--runs N]
+     floor [--runs N] [--only TITLE-PREFIX]
 
    bf16 -> s8 (2n bytes read, n written), per 64 elements (two 64-byte
    loads, one 64-byte store):
@@ -49,6 +49,21 @@
                 in order, no choice of the best try and no codes written:
                 every correct kernel does more
 
+   f32 -> q8_0 (4n bytes read, 34/32 n written; the limit loop is
+   quant-bench's, a run of 256 floats folded and stored over its 272
+   block bytes), per group of 16 blocks of 32:
+
+     floor      first pass: per block |x0| max |x1| (one vrangeps), a
+                transposing tree of 15 maxima to one vector holding block
+                i's maximum in lane i, one vector division 127 / max (the
+                reciprocal scale, 16 blocks at once); second pass, from
+                L1: per vector of 16 x * id, vcvtps2dq (round to nearest
+                even, not halves away from zero), vpmovdb to the block's
+                32 code bytes. No scale stored, no f16 rounding, no
+                zero or NaN rule, no second division (d = max / 127 and
+                1 / d are two in a correct encoder): every correct
+                encoder does more
+
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
    apart. If floor is already past 1.2x the limit, no kernel can reach
@@ -71,7 +86,8 @@ int main(void)
 #define QUANT_IMPLEMENTATION
 #include "quant.h"
 
-#define T512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+#define T512V __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi")))
 
 static double now_ns(void)
 {
@@ -249,6 +265,78 @@ __attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, siz
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
 }
 
+/* ---- f32 -> q8_0 ---- */
+/* quant-bench's encode limit for q8_0: a run of 256 floats (1 KiB) folded,
+   the fold stored over its 272 block bytes */
+__attribute__((noinline)) static void q8_limit_loop(const void *srcv, void *dstv, size_t n)
+{
+    const uint64_t *s0 = (const uint64_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t k, j;
+    for (k = 0; k < n / 256; ++k) {
+        const uint64_t *s = s0 + k * 128;
+        uint8_t *d = dst + k * 272;
+        uint64_t v = 0;
+        for (j = 0; j < 128; ++j) v ^= s[j];
+        for (j = 0; j < 272; j += 8) memcpy(d + j, &v, 8);
+    }
+}
+
+/* lane i: the maximum over the 16 lanes of v[i] */
+T512V static inline __m512 q8_tree(__m512 *v)
+{
+    int k, w;
+    for (w = 8; w >= 1; w /= 2) /* 16 -> 8 -> 4 -> 2 -> 1 vectors, each twice as many lanes per block */
+        for (k = 0; k < w; ++k) {
+            const __m512 a = v[2 * k], b = v[2 * k + 1];
+            __m512 lo, hi;
+            if (w == 8) { lo = _mm512_shuffle_f32x4(a, b, 0x44); hi = _mm512_shuffle_f32x4(a, b, 0xEE); }
+            else if (w == 4) { lo = _mm512_shuffle_f32x4(a, b, 0x88); hi = _mm512_shuffle_f32x4(a, b, 0xDD); }
+            else if (w == 2) { lo = _mm512_shuffle_ps(a, b, 0x44); hi = _mm512_shuffle_ps(a, b, 0xEE); }
+            else { lo = _mm512_shuffle_ps(a, b, 0x88); hi = _mm512_shuffle_ps(a, b, 0xDD); }
+            v[k] = _mm512_max_ps(lo, hi);
+        }
+    return v[0];
+}
+
+T512V __attribute__((noinline)) static void q8_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0x7C787470, 0x6C686460, 0x5C585450, 0x4C484440, 0x3C383430,
+                                         0x2C282420, 0x1C181410, 0x0C080400);
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 512 <= n; g += 512) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 32 * 34;
+        __m512 v[16];
+        float id[16];
+        int i;
+        /* block i in slot 4 (i & 3) + (i >> 2): the tree's lane order */
+        for (i = 0; i < 16; ++i)
+            v[4 * (i & 3) + (i >> 2)] = _mm512_range_ps(_mm512_loadu_ps(xg + 32 * i), _mm512_loadu_ps(xg + 32 * i + 16), 0x0B);
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(127.0f), q8_tree(v)));
+        for (i = 0; i < 16; ++i) {
+            const __m512 s = _mm512_set1_ps(id[i]);
+            const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i), s));
+            const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i + 16), s));
+            /* the low bytes of both in one vpermt2b */
+            _mm256_storeu_si256((__m256i *)(void *)(o + 34 * i + 2), _mm512_castsi512_si256(_mm512_permutex2var_epi8(q0, lo8, q1)));
+        }
+    }
+}
+
+__attribute__((noinline)) static void q8_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_Q8_0; dst.data = dstv;
+    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
 typedef void (*loop_fn)(const void *, void *, size_t);
 
 static int cmp_double(const void *a, const void *b)
@@ -295,7 +383,7 @@ static void run_case(const fcase *fc, int runs)
         const size_t n = sizes[si];
         const int reps = (int)(200000000u / n) + 1;
         unsigned char *src = malloc(n * fc->esize);
-        uint8_t *dst = malloc(n);
+        uint8_t *dst = malloc(2 * n); /* q8_0: 34/32 n */
         double *lim = malloc(sizeof(double) * (size_t)runs), *t = malloc(sizeof(double) * (size_t)runs),
                *ratio = malloc(sizeof(double) * (size_t)runs);
         size_t i;
@@ -323,7 +411,7 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[4] = {
+    static const fcase cases[5] = {
         { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
         { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", NULL },
           { rq_floor_loop, rq_loop, NULL } },
@@ -331,16 +419,22 @@ int main(int argc, char **argv)
           { rqf_floor_loop, rqf_loop, NULL } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
+        { "f32 -> q8_0", 4, 1, q8_limit_loop, { "floor", "quant.h", NULL }, { q8_floor_loop, q8_loop, NULL } },
     };
-    int runs = 11, c;
-    if (argc == 3 && strcmp(argv[1], "--runs") == 0) runs = atoi(argv[2]);
-    if (runs < 1 || runs > 1000 || (argc != 1 && argc != 3)) {
-        fprintf(stderr, "usage: %s [--runs N]\n", argv[0]);
+    const char *only = NULL;
+    int runs = 11, c, a, bad = 0;
+    for (a = 1; a + 1 < argc; a += 2) {
+        if (strcmp(argv[a], "--runs") == 0) runs = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--only") == 0) only = argv[a + 1];
+        else bad = 1;
+    }
+    if (runs < 1 || runs > 1000 || bad || argc % 2 == 0) {
+        fprintf(stderr, "usage: %s [--runs N] [--only TITLE-PREFIX]\n", argv[0]);
         return 2;
     }
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
-        puts("floor: this CPU has no AVX-512 F and BW");
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq")) {
+        puts("floor: this CPU has no AVX-512 F, BW and DQ");
         return 0;
     }
     for (c = 0; c < C; ++c) {
@@ -348,7 +442,8 @@ int main(int argc, char **argv)
         rq_sh[c] = -1 - c % 12;
         rq_s[c] = 1.0f / (float)(100 + c);
     }
-    for (c = 0; c < 4; ++c) run_case(&cases[c], runs);
+    for (c = 0; c < 5; ++c)
+        if (!only || strncmp(cases[c].title, only, strlen(only)) == 0) run_case(&cases[c], runs);
     return 0;
 }
 #endif
