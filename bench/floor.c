@@ -1,4 +1,4 @@
-/* floor: how fast can a kernel be on this CPU? For four kernels whose
+/* floor: how fast can a kernel be on this CPU? For five kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
