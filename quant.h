@@ -8499,10 +8499,17 @@ static __attribute__((unused)) int quant__kq_enc_avx512(unsigned t, const float 
    - roundf (halves away from zero) then (int): cvttps2dq(v + copysign
      (0.49999997f, v)), equal to quant__gt(quant__roundf(v)) for all 2^32 v
      (test_se.c checks it); (int8_t) of an int is its low byte.
-   - Q8_K: nearest_int through the 1.5 * 2^23 trick, bit for bit; the
-     bytes are min(v, 127) with v >= -127 whenever 1/mx is finite, so the
-     saturating packs are exact; bsums by vpsadbw. A block with -127/mx
-     infinite goes to the scalar code.
+   - Q8_K: nearest_int (the 1.5 * 2^23 trick) equals vcvtps2dq's
+     rounding to nearest even for |v| < 2^22, and |x * (-127/mx)| < 127.5
+     whenever -127/mx is finite, so v is -127 .. 127 and the saturating
+     packs give ggml's min(v, 127) exactly (one conversion a vector where
+     the trick took an add, an and, a min and a subtraction: measured 12%
+     off the 64 Ki encode); bsums by vpsadbw. A block with -127/mx
+     infinite or zero (an infinite mx), or a NaN (max and min pass it
+     over; vcvtps2dq makes its product INT_MIN, the byte -128 that no
+     number gives, where nearest_int makes a number of its payload) goes
+     to the scalar code. (The float max and min of the
+     first pass are faster here than integer maxima of the bit patterns.)
    - MXFP4: the exponent byte is floor(log2f(a)) + 125 as quant__glog2
      computes it, by adding to a's bits the number of ulps below 2^k that
      glibc's log2f rounds up (the same table), checked against quant__glog2
@@ -8822,8 +8829,11 @@ QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
     }
     is = _mm512_div_ps(_mm512_set1_ps(-127.0f), mx);
     d = _mm512_div_ps(_mm512_set1_ps(1.0f), is);
-    /* -127/mx infinite: the scalar code (a == 0 lanes are zeroed below) */
-    bad = _mm512_mask_cmp_ps_mask(nz, _mm512_sub_ps(is, is), z, _CMP_NEQ_UQ) & ((1u << nblk) - 1);
+    /* -127/mx infinite, or 0 (an infinite mx: its products inf * 0 are
+       NaN, 0 to nearest_int but INT_MIN to vcvtps2dq): the scalar code
+       (a == 0 lanes are zeroed below) */
+    bad = _mm512_mask_cmp_ps_mask(nz, _mm512_sub_ps(is, is), z, _CMP_NEQ_UQ) | _mm512_mask_cmp_ps_mask(nz, is, z, _CMP_EQ_OQ);
+    bad &= (1u << nblk) - 1;
     _mm512_storeu_ps(isv, is);
     _mm512_storeu_ps(dv, d);
     for (i = 0; i < nblk; ++i) {
@@ -8831,6 +8841,7 @@ QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
         const float *xi = x + 256 * i;
         uint8_t *o = b + 292 * i;
         __m512i S[4], t01, t23;
+        __mmask64 nan = 0;
         if (!(nz >> i & 1)) {
             {
                 int zi;
@@ -8843,16 +8854,13 @@ QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
         for (j = 0; j < 4; ++j) {
             __m512i v[4], w;
             int k;
-            for (k = 0; k < 4; ++k) {
-                __m512 q = _mm512_mul_ps(_mm512_loadu_ps(xi + 64 * j + 16 * k), s);
-                __m512i t;
-                QSE_FENCE(q);
-                t = _mm512_and_si512(_mm512_castps_si512(_mm512_add_ps(q, _mm512_set1_ps(12582912.0f))), _mm512_set1_epi32(0x7FFFFF));
-                v[k] = _mm512_sub_epi32(_mm512_min_epu32(t, _mm512_set1_epi32(0x40007F)), _mm512_set1_epi32(0x400000));
-            }
+            for (k = 0; k < 4; ++k)
+                v[k] = _mm512_cvt_roundps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xi + 64 * j + 16 * k), s),
+                                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
             w = _mm512_packs_epi16(_mm512_packs_epi32(v[0], v[1]), _mm512_packs_epi32(v[2], v[3]));
             w = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), w);
             _mm512_storeu_si512(o + 4 + 64 * j, w);
+            nan |= _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0x80));
             S[j] = _mm512_sad_epu8(_mm512_xor_si512(w, _mm512_set1_epi8((char)0x80)), _mm512_setzero_si512());
         }
         {
@@ -8865,6 +8873,7 @@ QSE_INLINE void qse_q8_K(const float *x, uint8_t *b, int nblk, const float *pf)
             sm = _mm512_castsi512_si256(_mm512_permutex2var_epi16(t01, wi, t23));
             _mm256_storeu_si256((__m256i *)(void *)(o + 260), _mm256_sub_epi16(sm, _mm256_set1_epi16(2048)));
         }
+        if (nan) bad |= 1u << i;
     }
     for (; bad; bad &= bad - 1) {
         i = __builtin_ctz(bad);

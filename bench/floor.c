@@ -1,9 +1,9 @@
-/* floor: how fast can a kernel be on this CPU? For four kernels whose
+/* floor: how fast can a kernel be on this CPU? For five kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
 
-     floor [--runs N]
+     floor [--runs N] [--only TITLE-PREFIX]
 
    bf16 -> s8 (2n bytes read, n written), per 64 elements (two 64-byte
    loads, one 64-byte store):
@@ -36,7 +36,13 @@
                 rounding); then the packs and the permute. No zero point,
                 no clamp and no magic-number rounding: a correct kernel
                 does all of this and more
-     floor avx2 the same with AVX2's 8 lanes
+     floor+clamp  the floor and the two things a correct kernel cannot
+                leave out even in the whole s8 range: min(., 127 - zp) a
+                vector (vcvtps2dq turns anything at or above 2^31 into
+                INT_MIN, the wrong end) and the zero point added after the
+                rounding (one vpaddsw per two vectors): the whole-range
+                kernel itself, as quant.h has it
+     floor avx2 the same as floor with AVX2's 8 lanes
 
    f32 -> iq4_nl (4n bytes read, 18/32 n written; the limit loop writes n):
    the encoding quant.h defines is ggml_quantize_chunk's, whose
@@ -51,6 +57,24 @@
                 where the search has two, summed across lanes rather than
                 in order, no choice of the best try and no codes written:
                 every correct kernel does more
+
+   f32 -> q8_0 (4n bytes read, 34/32 n written; the limit loop is
+   quant-bench's, a run of 256 floats folded and stored over its 272
+   block bytes), per group of 16 blocks of 32:
+
+     floor      first pass: per block |x0| max |x1| (one vrangeps), a
+                transposing tree of 15 maxima to one vector holding block
+                i's maximum in lane i, one vector division 127 / max (the
+                reciprocal scale, 16 blocks at once); second pass, from
+                L1: per vector of 16 x * id, vcvtps2dq (round to nearest
+                even, not halves away from zero), vpmovdb to the block's
+                32 code bytes. No scale stored, no f16 rounding, no
+                zero or NaN rule, no second division (d = max / 127 and
+                1 / d are two in a correct encoder): every correct
+                encoder does more
+     floor 1p   the same work in one pass: 8 blocks' 16 vectors held in
+                registers from the maxima to the stores (a block's maximum
+                in two lanes of the tree's result), no second read
 
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
@@ -74,7 +98,8 @@ int main(void)
 #define QUANT_IMPLEMENTATION
 #include "quant.h"
 
-#define T512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+#define T512V __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi")))
 #define T256 __attribute__((target("avx2")))
 
 static double now_ns(void)
@@ -239,6 +264,30 @@ T512 __attribute__((noinline)) static void rqf_floor_loop(const void *srcv, void
                          float_products(src + i + j + 32, rq_s + j + 32), float_products(src + i + j + 48, rq_s + j + 48));
 }
 
+/* the floor and what a correct kernel must add to it in the whole s8
+   range: the upper clamp in float (vcvtps2dq gives INT_MIN for anything
+   at or above 2^31) and the zero point after the rounding, in the 16-bit
+   packs */
+T512 __attribute__((noinline)) static void rqf_clamp_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    const __m512 hi = _mm512_set1_ps(124.0f);
+    const __m512i z = _mm512_set1_epi16(3);
+    size_t i, j, v;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 64) {
+            __m512i q[4];
+            for (v = 0; v < 4; ++v)
+                q[v] = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)(src + i + j + 16 * v))),
+                                                                      _mm512_loadu_ps(rq_s + j + 16 * v)), hi));
+            _mm512_storeu_si512((void *)(dst + i + j),
+                                _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+                                                         _mm512_packs_epi16(_mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z),
+                                                                            _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z))));
+        }
+}
+
 T256 static inline __m256i float_products2(const int32_t *x, const float *s)
 {
     return _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(const void *)x)), _mm256_loadu_ps(s)));
@@ -295,6 +344,106 @@ __attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, siz
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
 }
 
+/* ---- f32 -> q8_0 ---- */
+/* quant-bench's encode limit for q8_0: a run of 256 floats (1 KiB) folded,
+   the fold stored over its 272 block bytes */
+__attribute__((noinline)) static void q8_limit_loop(const void *srcv, void *dstv, size_t n)
+{
+    const uint64_t *s0 = (const uint64_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t k, j;
+    for (k = 0; k < n / 256; ++k) {
+        const uint64_t *s = s0 + k * 128;
+        uint8_t *d = dst + k * 272;
+        uint64_t v = 0;
+        for (j = 0; j < 128; ++j) v ^= s[j];
+        for (j = 0; j < 272; j += 8) memcpy(d + j, &v, 8);
+    }
+}
+
+/* lane i: the maximum over the 16 lanes of v[i] */
+T512V static inline __m512 q8_tree(__m512 *v)
+{
+    int k, w;
+    for (w = 8; w >= 1; w /= 2) /* 16 -> 8 -> 4 -> 2 -> 1 vectors, each twice as many lanes per block */
+        for (k = 0; k < w; ++k) {
+            const __m512 a = v[2 * k], b = v[2 * k + 1];
+            __m512 lo, hi;
+            if (w == 8) { lo = _mm512_shuffle_f32x4(a, b, 0x44); hi = _mm512_shuffle_f32x4(a, b, 0xEE); }
+            else if (w == 4) { lo = _mm512_shuffle_f32x4(a, b, 0x88); hi = _mm512_shuffle_f32x4(a, b, 0xDD); }
+            else if (w == 2) { lo = _mm512_shuffle_ps(a, b, 0x44); hi = _mm512_shuffle_ps(a, b, 0xEE); }
+            else { lo = _mm512_shuffle_ps(a, b, 0x88); hi = _mm512_shuffle_ps(a, b, 0xDD); }
+            v[k] = _mm512_max_ps(lo, hi);
+        }
+    return v[0];
+}
+
+T512V __attribute__((noinline)) static void q8_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0x7C787470, 0x6C686460, 0x5C585450, 0x4C484440, 0x3C383430,
+                                         0x2C282420, 0x1C181410, 0x0C080400);
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 512 <= n; g += 512) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 32 * 34;
+        __m512 v[16];
+        float id[16];
+        int i;
+        /* block i in slot 4 (i & 3) + (i >> 2): the tree's lane order */
+        for (i = 0; i < 16; ++i)
+            v[4 * (i & 3) + (i >> 2)] = _mm512_range_ps(_mm512_loadu_ps(xg + 32 * i), _mm512_loadu_ps(xg + 32 * i + 16), 0x0B);
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(127.0f), q8_tree(v)));
+        for (i = 0; i < 16; ++i) {
+            const __m512 s = _mm512_set1_ps(id[i]);
+            const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i), s));
+            const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i + 16), s));
+            /* the low bytes of both in one vpermt2b */
+            _mm256_storeu_si256((__m256i *)(void *)(o + 34 * i + 2), _mm512_castsi512_si256(_mm512_permutex2var_epi8(q0, lo8, q1)));
+        }
+    }
+}
+
+/* one pass: 8 blocks held in 16 registers, their maxima (two lanes a
+   block after the tree) and 127 / max in one division, the products from
+   the registers */
+T512V __attribute__((noinline)) static void q8_floor1_loop(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0x7C787470, 0x6C686460, 0x5C585450, 0x4C484440, 0x3C383430,
+                                         0x2C282420, 0x1C181410, 0x0C080400);
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 256 <= n; g += 256) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 32 * 34;
+        __m512 X[16], v[16];
+        float id[16];
+        int i;
+        for (i = 0; i < 16; ++i) X[i] = _mm512_loadu_ps(xg + 16 * i);
+        for (i = 0; i < 8; ++i) /* each block twice: the tree of 16 as above */
+            v[4 * (i & 3) + (i >> 2)] = v[4 * (i & 3) + (i >> 2) + 2] = _mm512_range_ps(X[2 * i], X[2 * i + 1], 0x0B);
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(127.0f), q8_tree(v)));
+        for (i = 0; i < 8; ++i) {
+            const __m512 s = _mm512_set1_ps(id[i]);
+            const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(X[2 * i], s)), q1 = _mm512_cvtps_epi32(_mm512_mul_ps(X[2 * i + 1], s));
+            _mm256_storeu_si256((__m256i *)(void *)(o + 34 * i + 2), _mm512_castsi512_si256(_mm512_permutex2var_epi8(q0, lo8, q1)));
+        }
+    }
+}
+
+__attribute__((noinline)) static void q8_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_Q8_0; dst.data = dstv;
+    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
 typedef void (*loop_fn)(const void *, void *, size_t);
 
 static int cmp_double(const void *a, const void *b)
@@ -327,8 +476,8 @@ typedef struct fcase {
     size_t esize;   /* source bytes an element */
     int f32;        /* the source is floats */
     loop_fn limit;
-    const char *names[3];
-    loop_fn loops[3];
+    const char *names[4];
+    loop_fn loops[4];
 } fcase;
 
 static void run_case(const fcase *fc, int runs)
@@ -341,7 +490,7 @@ static void run_case(const fcase *fc, int runs)
         const size_t n = sizes[si];
         const int reps = (int)(200000000u / n) + 1;
         unsigned char *src = malloc(n * fc->esize);
-        uint8_t *dst = malloc(n);
+        uint8_t *dst = malloc(2 * n); /* q8_0: 34/32 n */
         double *lim = malloc(sizeof(double) * (size_t)runs), *t = malloc(sizeof(double) * (size_t)runs),
                *ratio = malloc(sizeof(double) * (size_t)runs);
         size_t i;
@@ -352,7 +501,7 @@ static void run_case(const fcase *fc, int runs)
             else if (fc->f32) ((float *)src)[i] = (float)((int32_t)(h ^ (h >> 7)) >> 20) / 64.0f; /* +-2^5 */
             else ((int32_t *)src)[i] = (int32_t)(h ^ (h >> 7)) >> (h & 15); /* every magnitude */
         }
-        for (k = 0; k < 3 && fc->names[k]; ++k) {
+        for (k = 0; k < 4 && fc->names[k]; ++k) {
             for (round = 0; round < runs; ++round) {
                 lim[round] = time_loop(fc->limit, src, dst, n, reps);
                 t[round] = time_loop(fc->loops[k], src, dst, n, reps);
@@ -369,24 +518,30 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[4] = {
+    static const fcase cases[5] = {
         { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
         { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", "floor avx2" },
           { rq_floor_loop, rq_loop, rq_floor2_loop } },
-        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "quant.h", "floor avx2" },
-          { rqf_floor_loop, rqf_loop, rqf_floor2_loop } },
+        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "floor+clamp", "quant.h", "floor avx2" },
+          { rqf_floor_loop, rqf_clamp_loop, rqf_loop, rqf_floor2_loop } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
+        { "f32 -> q8_0", 4, 1, q8_limit_loop, { "floor", "floor 1p", "quant.h" }, { q8_floor_loop, q8_floor1_loop, q8_loop } },
     };
-    int runs = 11, c;
-    if (argc == 3 && strcmp(argv[1], "--runs") == 0) runs = atoi(argv[2]);
-    if (runs < 1 || runs > 1000 || (argc != 1 && argc != 3)) {
-        fprintf(stderr, "usage: %s [--runs N]\n", argv[0]);
+    const char *only = NULL;
+    int runs = 11, c, a, bad = 0;
+    for (a = 1; a + 1 < argc; a += 2) {
+        if (strcmp(argv[a], "--runs") == 0) runs = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--only") == 0) only = argv[a + 1];
+        else bad = 1;
+    }
+    if (runs < 1 || runs > 1000 || bad || argc % 2 == 0) {
+        fprintf(stderr, "usage: %s [--runs N] [--only TITLE-PREFIX]\n", argv[0]);
         return 2;
     }
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
-        puts("floor: this CPU has no AVX-512 F and BW");
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq")) {
+        puts("floor: this CPU has no AVX-512 F, BW and DQ");
         return 0;
     }
     for (c = 0; c < C; ++c) {
@@ -394,7 +549,8 @@ int main(int argc, char **argv)
         rq_sh[c] = -1 - c % 12;
         rq_s[c] = 1.0f / (float)(100 + c);
     }
-    for (c = 0; c < 4; ++c) run_case(&cases[c], runs);
+    for (c = 0; c < 5; ++c)
+        if (!only || strncmp(cases[c].title, only, strlen(only)) == 0) run_case(&cases[c], runs);
     return 0;
 }
 #endif
