@@ -4799,7 +4799,8 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
 typedef struct quant__rqk {
     int32_t lo, hi, zp;
     unsigned char rounding, out, left, nt, full; /* nt: streaming stores (x86); full: the clamp is the type's range (s8, u8) */
-    size_t row; /* x86: channels last, row of them a row of src (the parameters repeat), else 0 */
+    size_t row;    /* x86: channels last, row of them a row of src (the parameters repeat), else 0 */
+    size_t period; /* x86, inside the kernel: the parameters' index wraps from period to 0 (0: never) */
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
    the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
@@ -4815,8 +4816,8 @@ typedef struct quant__rqk {
 #define QUANT__RQ_U8 1
 #define QUANT__RQ_S16 2
 /* x86, channels last: parameters laid out for this many elements of rows
-   (8 KiB of stack, FLOAT 4), so that one pass of the loop takes several
-   short rows */
+   (about 8 KiB of stack, FLOAT 4), so that one pass of the loop takes the
+   whole tensor of short rows */
 #define QUANT__RQ_REP 1024
 
 /* floor(v / 2^s) for 0 <= s <= 63 (C leaves >> of a negative value to the
@@ -5134,7 +5135,7 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
    a test) */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const int full, const quant__rqk *k, const int sgn)
+                                      const int full, const quant__rqk *k, const int sgn, size_t *pq)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5143,20 +5144,20 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const float f0 = fl ? s[0] : 0.0f;
     const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
     const float *const sp = vec && fl ? s : &f0;
-    const size_t step = vec ? 1u : 0u;
-    size_t i = 0;
+    const size_t step = vec ? 1u : 0u, per = k->period ? k->period : (size_t)-1;
+    size_t i = 0, q = 0; /* element i has the parameters at q */
 #define QUANT__RQ_ONE(j, c) \
-    quant__v_rq_one(src + (j), mp + (j) * step, shp + (j) * step, sp + (j) * step, vec, rnd, left, k, lo, hi, c)
+    quant__v_rq_one(src + i + (j), mp + (q + (j)) * step, shp + (q + (j)) * step, sp + (q + (j)) * step, vec, rnd, left, k, lo, hi, c)
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
-#  define QUANT__RQ_X4(j, nt)                                                                                   \
+#  define QUANT__RQ_X4(nt)                                                                                      \
     do {                                                                                                      \
         if (full)                                                                                             \
-            quant__st8x4((uint8_t *)dst + (j), QUANT__RQ_ONE(j, 0), QUANT__RQ_ONE((j) + QUANT__W, 0),           \
-                         QUANT__RQ_ONE((j) + 2 * QUANT__W, 0), QUANT__RQ_ONE((j) + 3 * QUANT__W, 0), zp, sgn, nt); \
+            quant__st8x4((uint8_t *)dst + i, QUANT__RQ_ONE(0, 0), QUANT__RQ_ONE(QUANT__W, 0),                   \
+                         QUANT__RQ_ONE(2 * QUANT__W, 0), QUANT__RQ_ONE(3 * QUANT__W, 0), zp, sgn, nt);           \
         else                                                                                                  \
-            quant__st8x4((uint8_t *)dst + (j), QUANT__RQ_AT(j), QUANT__RQ_AT((j) + QUANT__W),                   \
-                         QUANT__RQ_AT((j) + 2 * QUANT__W), QUANT__RQ_AT((j) + 3 * QUANT__W), 0, sgn, nt);       \
+            quant__st8x4((uint8_t *)dst + i, QUANT__RQ_AT(0), QUANT__RQ_AT(QUANT__W), QUANT__RQ_AT(2 * QUANT__W), \
+                         QUANT__RQ_AT(3 * QUANT__W), 0, sgn, nt);                                               \
     } while (0)
     if (!QUANT__S16 || k->out != QUANT__RQ_S16) {
         const int32_t zp = k->zp;
@@ -5166,36 +5167,47 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
            elements between are written twice, the same bytes) */
         if (nt && n >= 4 * QUANT__W) {
             const size_t off = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W);
-            if (off) { QUANT__RQ_X4(0, 0); i = off; }
+            if (off) { QUANT__RQ_X4(0); i = q = off; } /* off < 4 W <= period */
         }
-        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) QUANT__RQ_X4(i, nt);
+        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
+            QUANT__RQ_X4(nt);
+            q += 4 * QUANT__W;
+            if (q >= per) q -= per;
+        }
     }
 #  undef QUANT__RQ_X4
 #endif
-    for (; i + QUANT__W <= n; i += QUANT__W) quant__v_rq_put(dst, i, QUANT__RQ_AT(i), k->out);
+    for (; i + QUANT__W <= n; i += QUANT__W) {
+        quant__v_rq_put(dst, i, QUANT__RQ_AT(0), k->out);
+        q += QUANT__W;
+        if (q >= per) q -= per;
+    }
 #undef QUANT__RQ_AT
 #undef QUANT__RQ_ONE
     (void)full;
     (void)sgn;
+    *pq = q;
     return i;
 }
 /* the tail, and what a backend's kernel does not take, is the scalar
-   kernel's */
+   kernel's. The vector loop runs for: */
+#define QUANT__RQ_VEC(rnd, vec, k) \
+    ((rnd) == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && ((vec) == 0 || QUANT__PASS != QUANT_SIMD_SSE2)))
 QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                     const float *s, const int vec, const unsigned rnd, const quant__rqk *kp)
 {
     quant__rqk k1 = *kp; /* a copy: stores to dst cannot change it; the rounding a constant */
     const quant__rqk *const k = &k1;
-    size_t i = 0;
+    size_t i = 0, q = 0;
     k1.rounding = (unsigned char)rnd;
 #if QUANT__X86
 #  define QUANT__RQ_LOOP(left, full)                                                                       \
-    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1)          \
-                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 0))
+    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1, &q)      \
+                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 0, &q))
 #else
-#  define QUANT__RQ_LOOP(left, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1)
+#  define QUANT__RQ_LOOP(left, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1, &q)
 #endif
-    if (rnd == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && (vec == 0 || QUANT__PASS != QUANT_SIMD_SSE2))) {
+    if (QUANT__RQ_VEC(rnd, vec, k)) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
         if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0);
         else
@@ -5207,8 +5219,8 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
             i = QUANT__RQ_LOOP(0, 0);
     }
 #undef QUANT__RQ_LOOP
-    if (i < n) {
-        const size_t b = vec ? i : 0;
+    if (i < n) { /* fewer than W (or all of them, where the vector loop cannot run, with period 0) */
+        const size_t b = vec ? q : 0;
         quant__scalar_rq(src + i, QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i),
                          n - i, m ? m + b : m, sh ? sh + b : sh, s ? s + b : s, (size_t)vec, k);
     }
@@ -5243,25 +5255,36 @@ QUANT__INLINE size_t quant__v_rq_first(int32_t *rep, const int32_t *p, size_t ro
     return f;
 }
 /* channels last, k->row of them: the parameters laid out again for as
-   many whole rows as fit in QUANT__RQ_REP words, then the loop over runs
-   of that many */
+   many whole rows as fit in QUANT__RQ_REP words (run of them), and 4 W
+   more, so that a block of 4 W elements may start anywhere before run;
+   the vector loop then takes the tensor in one pass, its parameter index
+   wrapping at run. Where it cannot (AVX2's and SSE2's left shifts, and
+   SSE2's per-channel fixed point) the scalar kernel takes a run a call. */
 QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
-                                    const float *s, const unsigned rnd, const quant__rqk *k)
+                                    const float *s, const unsigned rnd, const quant__rqk *kp)
 {
-    union { float f[QUANT__RQ_REP + QUANT__W]; int32_t i[2 * QUANT__RQ_REP + QUANT__W]; } rep;
-    const size_t run = QUANT__RQ_REP / k->row * k->row, esize = QUANT__S16 && k->out == QUANT__RQ_S16 ? 2u : 1u;
+    union { float f[QUANT__RQ_REP + 5 * QUANT__W]; int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)]; } rep;
+    const size_t run = QUANT__RQ_REP / kp->row * kp->row, fill = run + 4 * QUANT__W, half = QUANT__RQ_REP + 5 * QUANT__W;
+    const size_t esize = QUANT__S16 && kp->out == QUANT__RQ_S16 ? 2u : 1u;
+    quant__rqk k1 = *kp;
     size_t e;
+    k1.rounding = (unsigned char)rnd;
     if (rnd == QUANT_RQ_FLOAT) {
-        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, (const int32_t *)(const void *)s, k->row), run);
+        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, (const int32_t *)(const void *)s, kp->row), fill);
         s = rep.f;
     } else {
-        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, m, k->row), run);
-        quant__v_rq_repeat(rep.i + QUANT__RQ_REP, quant__v_rq_first(rep.i + QUANT__RQ_REP, sh, k->row), run);
+        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, m, kp->row), fill);
+        quant__v_rq_repeat(rep.i + half, quant__v_rq_first(rep.i + half, sh, kp->row), fill);
         m = rep.i;
-        sh = rep.i + QUANT__RQ_REP;
+        sh = rep.i + half;
     }
-    for (e = 0; e < n; e += run)
-        quant__v_rq_body(src + e, (uint8_t *)dst + e * esize, n - e < run ? n - e : run, m, sh, s, 1, rnd, k);
+    if (QUANT__RQ_VEC(rnd, 1, &k1)) {
+        k1.period = run;
+        quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
+    } else {
+        for (e = 0; e < n; e += run)
+            quant__v_rq_body(src + e, (uint8_t *)dst + e * esize, n - e < run ? n - e : run, m, sh, s, 1, rnd, &k1);
+    }
 }
 #endif
 QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
@@ -5287,6 +5310,7 @@ QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, cons
     }
 }
 #undef QUANT__RQ_V_OK
+#undef QUANT__RQ_VEC
 #undef QUANT__RQ_MAX
 
 #elif QUANT__PART == 3 && QUANT__RQ
@@ -11900,6 +11924,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
     k.full = (unsigned char)(out != QUANT__RQ_S16 && rq->act_min == tmin && rq->act_max == tmax);
     k.row = 0;
+    k.period = 0;
 #if QUANT__SIMD_ANY
     {
         /* the channel last (inner 1): each row of nch elements walks the
