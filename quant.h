@@ -1473,6 +1473,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
 #define quant__bk_k QUANT__SFX(quant__bk_k)
+#define quant__bk_f16 QUANT__SFX(quant__bk_f16)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
 #define quant__bk_kset QUANT__SFX(quant__bk_kset)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
@@ -6180,6 +6181,13 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
         quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
     }
 }
+/* 16 floats on a 64-byte boundary: a vector stored whole, then read
+   (broadcast) a float at a time, forwards from the store only when the
+   store is not split across two cache lines */
+typedef union quant__bk_f16 {
+    __m512 v;
+    float f[16];
+} quant__bk_f16;
 /* the constants of quant__bk_bf2, made once per block: behind the empty
    asm gcc keeps them in registers rather than building each at every use */
 typedef struct quant__bk_k {
@@ -6314,9 +6322,10 @@ QUANT__INLINE __m512 quant__bk_q6y(const float *ds, __m128i x)
 QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
 {
     const quant__bk_k k = quant__bk_kinit();
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, dss);
+    quant__bk_q6ds(b, u.f);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
         __m128i x[8];
@@ -6331,9 +6340,10 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
    memory) */
 QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
 {
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, dss);
+    quant__bk_q6ds(b, u.f);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
         __m128i x[8];
@@ -6369,11 +6379,12 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
     const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
     const __m512i H = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)b));
     const __m512i m3 = _mm512_set1_epi8(3), s4 = _mm512_set1_epi8(4);
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int m, g;
-    _mm512_storeu_ps(dss, ds);
+    u.v = ds;
 #if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(dss)); /* a load each, not a vpermd */
+    __asm__("" : "+m"(u)); /* a load each, not a vpermd */
 #endif
     QUANT__UNROLL4
     for (m = 0; m < 4; ++m) { /* j = 2 (m % 2), + 1; n = m / 2; hmask bits 4n + j */
@@ -6441,9 +6452,10 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
     const quant__bk_k k = quant__bk_kinit();
-    float dms[16];
+    quant__bk_f16 u;
+    const float *dms = u.f;
     int s;
-    _mm512_storeu_ps(dms, quant__bk_k45dm(b)); /* broadcast from memory: one load each */
+    u.v = quant__bk_k45dm(b); /* broadcast from memory: one load each */
     QUANT__UNROLL4
     for (s = 0; s < 8; s += 2 - k5)
         quant__bk_k45s(b, k5, s, quant__bk_bf2(quant__bk_k45t(dms, s, lev), quant__bk_k45t(dms, s + 1 - k5, k5 ? lev16 : lev), nan, &k),
@@ -6461,11 +6473,12 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
     const __m512i m15 = _mm512_set1_epi32(15);
     const __m512i H0 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 16))) : m15;
     const __m512i H1 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 32))) : m15;
-    float dms[16];
+    quant__bk_f16 u;
+    const float *dms = u.f;
     int n, j, h;
-    _mm512_storeu_ps(dms, quant__bk_k45dm(b));
+    u.v = quant__bk_k45dm(b);
 #if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(dms)); /* gcc would rather vpermd than load dms */
+    __asm__("" : "+m"(u)); /* gcc would rather vpermd than load dms */
 #endif
     if (!k5) {
         /* Q4_K without widening: the 64 bytes of sub-blocks 4P .. 4P + 3
@@ -7034,12 +7047,13 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
     int n;
     if (t == QUANT_IQ4_XS) {
         for (k = 0; k < nb; ++k, src += bb) {
-            float dl[8];
+            quant__bk_f16 u;
+            const float *dl = u.f;
             if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
                 quant__bk_one(t, src, dst, 256 * k, o);
                 continue;
             }
-            quant__bk_n4dl(src, dl);
+            quant__bk_n4dl(src, u.f);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
                                 quant__bk_bf2(quant__bk_n4v(t, src, dl + n), quant__bk_n4v(t, src, dl + n + 1), 0, &kr),
@@ -7073,12 +7087,13 @@ QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *ds
     int n;
     if (t == QUANT_IQ4_XS) {
         for (k = 0; k < nb; ++k, src += bb) {
-            float dl[8];
+            quant__bk_f16 u;
+            const float *dl = u.f;
             if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
                 quant__bk_one(t, src, dst, 256 * k, o);
                 continue;
             }
-            quant__bk_n4dl(src, dl);
+            quant__bk_n4dl(src, u.f);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
                                 (__m512i)_mm512_cvtne2ps_pbh(quant__bk_n4v(t, src, dl + n + 1), quant__bk_n4v(t, src, dl + n)),
@@ -7148,7 +7163,8 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
     int n, g;
     for (k = 0; k < nb; ++k, src += bb) {
         const size_t at = 256 * k;
-        float ds[16];
+        quant__bk_f16 u;
+        float *ds = u.f;
         if (t == QUANT_Q6_K && (src[209] & 0x7Cu) != 0x7Cu) {
             quant__bk_q6ds(src, ds);
             for (n = 0; n < 2; ++n) {
@@ -7159,11 +7175,11 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
                                    (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, x[g + 1]), quant__bk_q6y(ds + 8 * n + g, x[g])), o);
             }
         } else if (t == QUANT_Q4_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; n += 2)
                 quant__bk_k45s(src, 0, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n + 1, lev), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else if (t == QUANT_Q5_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; ++n)
                 quant__bk_k45s(src, 1, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n, lev16), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else quant__bk_one(t, src, dst, at, o);
@@ -9490,6 +9506,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_h
 #undef quant__bk_bf2
 #undef quant__bk_k
+#undef quant__bk_f16
 #undef quant__bk_kinit
 #undef quant__bk_kset
 #undef quant__bk_q8
