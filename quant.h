@@ -1479,7 +1479,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
-#define quant__bk_q6y QUANT__SFX(quant__bk_q6y)
+#define quant__bk_cf QUANT__SFX(quant__bk_cf)
 #define quant__bk_q6c QUANT__SFX(quant__bk_q6c)
 #define quant__bk_q6ds QUANT__SFX(quant__bk_q6ds)
 #define quant__bk_q3f QUANT__SFX(quant__bk_q3f)
@@ -6279,18 +6279,50 @@ QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, s
         quant__bk_st32(dst, at + 32 * (size_t)j,
                        quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan, &k), o);
 }
-/* Q6_K: the 16 d * sc */
-QUANT__INLINE void quant__bk_q6ds(const uint8_t *b, float *dss)
+/* Q6_K and Q3_K codes as floats, 16 at a time: group g (bytes 16g ..
+   16g + 15) of the 64 signed bytes v, times the scale at ds. With VBMI
+   and vb, one vpermb puts byte l in the top byte of dword l (the others
+   zero; no vextract and vpmovsxbd): the float is the code times 2^24,
+   and the scales are stored times QUANT__BK_C24(vb), 2^-24, so that the
+   product is the same (both scalings exact: the scales are 0 or at least
+   2^-24, and at most 2^23, and a NaN keeps its payload). (Zen 5: faster
+   where the products are rounded to bf16 and for Q3_K, slower for Q6_K
+   to f32.) */
+#if QUANT__PASS_VBMI
+#  define QUANT__BK_C24(vb) ((vb) ? 1.0f / 16777216.0f : 1.0f)
+#else
+#  define QUANT__BK_C24(vb) ((void)(vb), 1.0f)
+#endif
+QUANT__INLINE __m512 quant__bk_cf(const float *ds, __m512i v, int g, const int vb)
 {
-    _mm512_storeu_ps(dss, _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192)));
+    __m128i x;
+#if QUANT__PASS_VBMI
+    if (vb) {
+        const __m512i i = _mm512_add_epi32(_mm512_setr_epi32(0 << 24, 1 << 24, 2 << 24, 3 << 24, 4 << 24, 5 << 24, 6 << 24, 7 << 24, 8 << 24,
+                                                             9 << 24, 10 << 24, 11 << 24, 12 << 24, 13 << 24, 14 << 24, 15 << 24),
+                                           _mm512_set1_epi32(16 * g << 24));
+        return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(0x8888888888888888ull, i, v)));
+    }
+#else
+    (void)vb;
+#endif
+    x = g == 0 ? _mm512_castsi512_si128(v) : g == 1 ? _mm512_extracti32x4_epi32(v, 1)
+      : g == 2 ? _mm512_extracti32x4_epi32(v, 2) : _mm512_extracti32x4_epi32(v, 3);
+    return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x)));
+}
+/* Q6_K: the 16 d * sc (times QUANT__BK_C24(vb)) */
+QUANT__INLINE void quant__bk_q6ds(const uint8_t *b, float *dss, const int vb)
+{
+    _mm512_storeu_ps(dss, _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192)),
+                                        _mm512_set1_ps(QUANT__BK_C24(vb))));
 #if defined(__GNUC__) || defined(__clang__)
     __asm__("" : "+m"(*(float(*)[16])dss)); /* gcc would rather vpermd the product by a broadcast count than load dss */
 #endif
 }
 /* Q6_K's 6-bit codes less 32 built as signed bytes, 64 at a time
    (elements 64n .. 64n + 63 of the block, in order): output group g of 16
-   is x[g], scale d * sc[8n + g] */
-QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m128i *x)
+   is group g % 4 of v[g / 4], scale d * sc[8n + g] */
+QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m512i *v)
 {
     /* word shifts bringing bits 2j, 2j + 1 of qh to bits 4, 5: j = 0, 1 by
        the left shift (the vector's halves), 2, 3 by the right one */
@@ -6302,21 +6334,11 @@ QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m128i *x)
     /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
     const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
     const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
-    const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
-    x[0] = _mm512_castsi512_si128(v0);
-    x[1] = _mm512_extracti32x4_epi32(v0, 1);
-    x[2] = _mm512_extracti32x4_epi32(v0, 2);
-    x[3] = _mm512_extracti32x4_epi32(v0, 3);
-    x[4] = _mm512_castsi512_si128(v1);
-    x[5] = _mm512_extracti32x4_epi32(v1, 1);
-    x[6] = _mm512_extracti32x4_epi32(v1, 2);
-    x[7] = _mm512_extracti32x4_epi32(v1, 3);
+    v[0] = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32);
+    v[1] = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
 }
 /* 16 outputs of Q6_K as f32: scale (from memory) times code */
-QUANT__INLINE __m512 quant__bk_q6y(const float *ds, __m128i x)
-{
-    return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x)));
-}
+#define quant__bk_q6y(ds, v, g, vb) quant__bk_cf(ds, (v)[(g) / 4], (g) % 4, vb)
 /* bf16 from Q6_K: the f32 products of quant__bk_q6f, rounded two groups
    at a time (nan 0: d finite, so is every product) */
 QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
@@ -6325,14 +6347,14 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
     quant__bk_f16 u;
     const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, u.f);
+    quant__bk_q6ds(b, u.f, 1);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
-        __m128i x[8];
-        quant__bk_q6c(b, n, x);
+        __m512i v[2];
+        quant__bk_q6c(b, n, v);
         for (g = 0; g < 8; g += 2)
             quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
-                           quant__bk_bf2(quant__bk_q6y(dss + 8 * n + g, x[g]), quant__bk_q6y(dss + 8 * n + g + 1, x[g + 1]), nan, &k), o);
+                           quant__bk_bf2(quant__bk_q6y(dss + 8 * n + g, v, g, 1), quant__bk_q6y(dss + 8 * n + g + 1, v, g + 1, 1), nan, &k), o);
     }
 }
 /* Q6_K to f32 (f16): output group g of 16 is code vector x[g] of its 64
@@ -6343,13 +6365,13 @@ QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigne
     quant__bk_f16 u;
     const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, u.f);
+    quant__bk_q6ds(b, u.f, 0);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
-        __m128i x[8];
-        quant__bk_q6c(b, n, x);
+        __m512i v[2];
+        quant__bk_q6c(b, n, v);
         for (g = 0; g < 8; ++g)
-            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, x[g]), o), o);
+            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, v, g, 0), o), o);
     }
 }
 /* Q3_K to f32 (f16), as quant__bk_q6f: the levels -4 .. 3 built as
@@ -6382,7 +6404,7 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
     quant__bk_f16 u;
     const float *dss = u.f;
     int m, g;
-    u.v = ds;
+    u.v = _mm512_mul_ps(ds, _mm512_set1_ps(QUANT__BK_C24(1)));
 #if defined(__GNUC__) || defined(__clang__)
     __asm__("" : "+m"(u)); /* a load each, not a vpermd */
 #endif
@@ -6392,14 +6414,8 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
         const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(m % 2 ? _mm512_srli_epi16(Q, 4) : Q, sh), m3);
         const __m512i hb = _mm512_inserti64x4(_mm512_set1_epi8((char)(1 << (2 * m))), _mm256_set1_epi8((char)(1 << (2 * m + 1))), 1);
         const __m512i v = _mm512_mask_sub_epi8(c, _mm512_testn_epi8_mask(H, hb), c, s4);
-        __m128i x[4];
-        x[0] = _mm512_castsi512_si128(v);
-        x[1] = _mm512_extracti32x4_epi32(v, 1);
-        x[2] = _mm512_extracti32x4_epi32(v, 2);
-        x[3] = _mm512_extracti32x4_epi32(v, 3);
         for (g = 0; g < 4; ++g)
-            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g,
-                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[4 * m + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g, quant__bk_tab(quant__bk_cf(dss + 4 * m + g, v, g, 1), o), o);
     }
 }
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
@@ -7166,13 +7182,13 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
         quant__bk_f16 u;
         float *ds = u.f;
         if (t == QUANT_Q6_K && (src[209] & 0x7Cu) != 0x7Cu) {
-            quant__bk_q6ds(src, ds);
+            quant__bk_q6ds(src, ds, 1);
             for (n = 0; n < 2; ++n) {
-                __m128i x[8];
-                quant__bk_q6c(src, n, x);
+                __m512i v[2];
+                quant__bk_q6c(src, n, v);
                 for (g = 0; g < 8; g += 2)
                     quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
-                                   (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, x[g + 1]), quant__bk_q6y(ds + 8 * n + g, x[g])), o);
+                                   (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, v, g + 1, 1), quant__bk_q6y(ds + 8 * n + g, v, g, 1)), o);
             }
         } else if (t == QUANT_Q4_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
             u.v = quant__bk_k45dm(src);
@@ -9512,7 +9528,9 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_q6f
+#undef quant__bk_cf
 #undef quant__bk_q6y
+#undef QUANT__BK_C24
 #undef quant__bk_q6c
 #undef quant__bk_q6ds
 #undef quant__bk_q3f
