@@ -6554,6 +6554,15 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
         }
     }
 }
+/* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
+QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
+{
+    /* ls n: nibble n of bytes 4..7, and bits 2n, 2n + 1 of b[2..3] (bits 16 + 2n of the first dword) as bits 4, 5 */
+    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+    const __m256i hi = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b)), _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
+    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
+    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
+}
 /* One block of type t (a constant where it is inlined) at b decoded to
    element `at` of dst */
 QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
@@ -6569,7 +6578,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         if (t == QUANT_MXFP4) T = _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
         else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
         else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
-        else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
+        else if ((b[1] & 0x7Cu) != 0x7Cu) {
+            /* Q4_1, d finite: no product is NaN, so + m as it is */
+            __m512 p = _mm512_mul_ps(lev, _mm512_set1_ps(quant__bk_h(b)));
+            QUANT__VFENCE(p);
+            T = _mm512_add_ps(p, _mm512_set1_ps(quant__bk_h(b + 2)));
+        } else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
         quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
         break;
     }
@@ -6622,13 +6636,14 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     case QUANT_IQ4_XS: {
-        const float d = quant__bk_h(b);
-        const unsigned sh = (unsigned)(b[2] | b[3] << 8);
-        for (n = 0; n < 8; ++n) {
-            const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
-            const float dl = d * (float)(ls - 32);
-            quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dl), iq4), o), o);
-        }
+        /* the 8 dl at once, broadcast from memory */
+        quant__bk_f16 u;
+        quant__bk_n4dl(b, u.f);
+#if defined(__GNUC__) || defined(__clang__)
+        __asm__("" : "+m"(u));
+#endif
+        for (n = 0; n < 8; ++n)
+            quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(u.f[n]), iq4), o), o);
         break;
     }
     case QUANT_Q4_K: case QUANT_Q5_K: {
@@ -7035,15 +7050,6 @@ QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl
     p = _mm512_mul_ps(lev, d);
     QUANT__VFENCE(p);
     return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
-}
-/* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
-QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
-{
-    /* ls n: nibble n of bytes 4..7, and bits 2n, 2n + 1 of b[2..3] (bits 16 + 2n of the first dword) as bits 4, 5 */
-    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
-    const __m256i hi = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b)), _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
-    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
-    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
 }
 /* two blocks' outputs at element `at` from their table T of 32 words */
 QUANT__INLINE void quant__bk_n4st2(const uint8_t *q0, const uint8_t *q1, __m512i T, void *dst, size_t at, unsigned o,
