@@ -1513,6 +1513,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_n4_bf16i QUANT__SFX(quant__bk_n4_bf16i)
 #define quant__bk_n4_run QUANT__SFX(quant__bk_n4_run)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
+#define quant__bk_dec QUANT__SFX(quant__bk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
@@ -7211,14 +7212,13 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
 #  define QUANT__BK_KQI 0
 #endif
 
-/* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
-   Returns 0 for a type this pass leaves to the scalar code. */
-QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+/* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16,
+   | 4 streamed (dst then on a 64-byte boundary). Returns 0 for a type this
+   pass leaves to the scalar code. */
+QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
     size_t k;
-    /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
-    if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
     if ((t == QUANT_Q5_0 || t == QUANT_Q5_1 || t == QUANT_NVFP4_BLOCK) && (o & 3u) != 2u) {
         /* a copy for each type and output */
 #if QUANT__BK5_BF16I
@@ -7271,6 +7271,45 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     default: return 0;
     }
     if (o & 4u) _mm_sfence();
+    return 1;
+}
+/* The same, streamed past the caches from QUANT_STREAM_BYTES of output
+   on. Streaming stores want whole aligned lines, and the decoders store
+   at the elements' own addresses: a destination off a 64-byte boundary
+   (malloc's, 16 bytes off) is decoded in pieces of 4 KiB into a buffer
+   in L1, at the destination's offset in its line (m), and streamed from
+   there a line at a time. A piece's last partial line goes to the front
+   of the buffer, where the next piece completes it; only the first line
+   and the last go with ordinary (masked) stores, never past
+   [dst, dst + n). */
+QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    union {
+        __m512i v[65];
+        uint8_t b[65 * 64];
+    } u;
+    const size_t be = quant__blk(t), bb = quant__blk_bytes(t), es = o ? 2u : 4u, m = (uintptr_t)dst & 63u;
+    const size_t pb = 4096u / (be * es); /* blocks a piece: be * es divides 4096 */
+    uint8_t *d = (uint8_t *)dst - m;     /* the first line; written from byte m on */
+    size_t k, at, n, j;
+    if (QUANT_STREAM_BYTES == 0 || nb * be < QUANT_STREAM_BYTES / es) return quant__bk_dec(t, src, dst, nb, o);
+    if (m == 0) return quant__bk_dec(t, src, dst, nb, o | 4u);
+    for (k = 0; k < nb; k += n) {
+        n = nb - k < pb ? nb - k : pb;
+        if (!quant__bk_dec(t, src + k * bb, u.b + m, n, o)) return 0; /* the first piece: nothing written yet */
+        at = m + n * be * es; /* bytes in u.b, lines of d */
+        j = 0;
+        if (k == 0) { /* the first line from byte m */
+            _mm512_mask_storeu_epi8(d, (__mmask64)(~(uint64_t)0 << m), u.v[0]);
+            j = 1;
+        }
+        for (; j < at / 64; ++j) _mm512_stream_si512((__m512i *)(void *)(d + 64 * j), u.v[j]);
+        d += at / 64 * 64;
+        u.v[0] = u.v[at / 64]; /* the partial line (m bytes of it, when more follow) */
+    }
+    at &= 63u; /* the last partial line: at bytes */
+    if (at) _mm512_mask_storeu_epi8(d, (__mmask64)(~(~(uint64_t)0 << at)), u.v[0]);
+    _mm_sfence();
     return 1;
 }
 
@@ -9570,6 +9609,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_n4_bf16i
 #undef quant__bk_n4_run
 #undef quant__simd_blk_dec
+#undef quant__bk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
 #undef quant__simd_f4_enc
