@@ -1477,12 +1477,13 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_h QUANT__SFX(quant__bk_h)
 #define quant__bk_bf2 QUANT__SFX(quant__bk_bf2)
 #define quant__bk_k QUANT__SFX(quant__bk_k)
+#define quant__bk_f16 QUANT__SFX(quant__bk_f16)
 #define quant__bk_kinit QUANT__SFX(quant__bk_kinit)
 #define quant__bk_kset QUANT__SFX(quant__bk_kset)
 #define quant__bk_q8 QUANT__SFX(quant__bk_q8)
 #define quant__bk_q6 QUANT__SFX(quant__bk_q6)
 #define quant__bk_q6f QUANT__SFX(quant__bk_q6f)
-#define quant__bk_q6y QUANT__SFX(quant__bk_q6y)
+#define quant__bk_cf QUANT__SFX(quant__bk_cf)
 #define quant__bk_q6c QUANT__SFX(quant__bk_q6c)
 #define quant__bk_q6ds QUANT__SFX(quant__bk_q6ds)
 #define quant__bk_q3f QUANT__SFX(quant__bk_q3f)
@@ -1516,6 +1517,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_n4_bf16i QUANT__SFX(quant__bk_n4_bf16i)
 #define quant__bk_n4_run QUANT__SFX(quant__bk_n4_run)
 #define quant__simd_blk_dec QUANT__SFX(quant__simd_blk_dec)
+#define quant__bk_dec QUANT__SFX(quant__bk_dec)
 #define quant__simd_blk_enc QUANT__SFX(quant__simd_blk_enc)
 #define quant__f4_pow2_block QUANT__SFX(quant__f4_pow2_block)
 #define quant__simd_f4_enc QUANT__SFX(quant__simd_f4_enc)
@@ -6287,6 +6289,13 @@ QUANT__INLINE void quant__bk_nib32(void *dst, size_t at, const uint8_t *q, __m51
         quant__bk_st(dst, at + 16, _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T), o);
     }
 }
+/* 16 floats on a 64-byte boundary: a vector stored whole, then read
+   (broadcast) a float at a time, forwards from the store only when the
+   store is not split across two cache lines */
+typedef union quant__bk_f16 {
+    __m512 v;
+    float f[16];
+} quant__bk_f16;
 /* the constants of quant__bk_bf2, made once per block: behind the empty
    asm gcc keeps them in registers rather than building each at every use */
 typedef struct quant__bk_k {
@@ -6378,18 +6387,50 @@ QUANT__INLINE void quant__bk_q8(const uint8_t *q, float d, int n32, void *dst, s
         quant__bk_st32(dst, at + 32 * (size_t)j,
                        quant__bk_bf2(_mm512_mul_ps(quant__bk_i8(q), vd), _mm512_mul_ps(quant__bk_i8(q + 16), vd), nan, &k), o);
 }
-/* Q6_K: the 16 d * sc */
-QUANT__INLINE void quant__bk_q6ds(const uint8_t *b, float *dss)
+/* Q6_K and Q3_K codes as floats, 16 at a time: group g (bytes 16g ..
+   16g + 15) of the 64 signed bytes v, times the scale at ds. With VBMI
+   and vb, one vpermb puts byte l in the top byte of dword l (the others
+   zero; no vextract and vpmovsxbd): the float is the code times 2^24,
+   and the scales are stored times QUANT__BK_C24(vb), 2^-24, so that the
+   product is the same (both scalings exact: the scales are 0 or at least
+   2^-24, and at most 2^23, and a NaN keeps its payload). (Zen 5: faster
+   where the products are rounded to bf16 and for Q3_K, slower for Q6_K
+   to f32.) */
+#if QUANT__PASS_VBMI
+#  define QUANT__BK_C24(vb) ((vb) ? 1.0f / 16777216.0f : 1.0f)
+#else
+#  define QUANT__BK_C24(vb) ((void)(vb), 1.0f)
+#endif
+QUANT__INLINE __m512 quant__bk_cf(const float *ds, __m512i v, int g, const int vb)
 {
-    _mm512_storeu_ps(dss, _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192)));
+    __m128i x;
+#if QUANT__PASS_VBMI
+    if (vb) {
+        const __m512i i = _mm512_add_epi32(_mm512_setr_epi32(0 << 24, 1 << 24, 2 << 24, 3 << 24, 4 << 24, 5 << 24, 6 << 24, 7 << 24, 8 << 24,
+                                                             9 << 24, 10 << 24, 11 << 24, 12 << 24, 13 << 24, 14 << 24, 15 << 24),
+                                           _mm512_set1_epi32(16 * g << 24));
+        return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(0x8888888888888888ull, i, v)));
+    }
+#else
+    (void)vb;
+#endif
+    x = g == 0 ? _mm512_castsi512_si128(v) : g == 1 ? _mm512_extracti32x4_epi32(v, 1)
+      : g == 2 ? _mm512_extracti32x4_epi32(v, 2) : _mm512_extracti32x4_epi32(v, 3);
+    return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x)));
+}
+/* Q6_K: the 16 d * sc (times QUANT__BK_C24(vb)) */
+QUANT__INLINE void quant__bk_q6ds(const uint8_t *b, float *dss, const int vb)
+{
+    _mm512_storeu_ps(dss, _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b + 208)), quant__bk_i8(b + 192)),
+                                        _mm512_set1_ps(QUANT__BK_C24(vb))));
 #if defined(__GNUC__) || defined(__clang__)
     __asm__("" : "+m"(*(float(*)[16])dss)); /* gcc would rather vpermd the product by a broadcast count than load dss */
 #endif
 }
 /* Q6_K's 6-bit codes less 32 built as signed bytes, 64 at a time
    (elements 64n .. 64n + 63 of the block, in order): output group g of 16
-   is x[g], scale d * sc[8n + g] */
-QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m128i *x)
+   is group g % 4 of v[g / 4], scale d * sc[8n + g] */
+QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m512i *v)
 {
     /* word shifts bringing bits 2j, 2j + 1 of qh to bits 4, 5: j = 0, 1 by
        the left shift (the vector's halves), 2, 3 by the right one */
@@ -6401,36 +6442,27 @@ QUANT__INLINE void quant__bk_q6c(const uint8_t *b, int n, __m128i *x)
     /* bits 0..3 from the ql nibble, 4..7 from the shifted qh (6, 7 then cleared) */
     const __m512i c0 = _mm512_ternarylogic_epi32(QL, _mm512_sllv_epi16(QH, sl), m0f, 0xE4);
     const __m512i c1 = _mm512_ternarylogic_epi32(_mm512_srli_epi16(QL, 4), _mm512_srlv_epi16(QH, sr), m0f, 0xE4);
-    const __m512i v0 = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32), v1 = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
-    x[0] = _mm512_castsi512_si128(v0);
-    x[1] = _mm512_extracti32x4_epi32(v0, 1);
-    x[2] = _mm512_extracti32x4_epi32(v0, 2);
-    x[3] = _mm512_extracti32x4_epi32(v0, 3);
-    x[4] = _mm512_castsi512_si128(v1);
-    x[5] = _mm512_extracti32x4_epi32(v1, 1);
-    x[6] = _mm512_extracti32x4_epi32(v1, 2);
-    x[7] = _mm512_extracti32x4_epi32(v1, 3);
+    v[0] = _mm512_sub_epi8(_mm512_and_si512(c0, m3f), s32);
+    v[1] = _mm512_sub_epi8(_mm512_and_si512(c1, m3f), s32);
 }
 /* 16 outputs of Q6_K as f32: scale (from memory) times code */
-QUANT__INLINE __m512 quant__bk_q6y(const float *ds, __m128i x)
-{
-    return _mm512_mul_ps(_mm512_set1_ps(*ds), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x)));
-}
+#define quant__bk_q6y(ds, v, g, vb) quant__bk_cf(ds, (v)[(g) / 4], (g) % 4, vb)
 /* bf16 from Q6_K: the f32 products of quant__bk_q6f, rounded two groups
    at a time (nan 0: d finite, so is every product) */
 QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned o, const int nan)
 {
     const quant__bk_k k = quant__bk_kinit();
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, dss);
+    quant__bk_q6ds(b, u.f, 1);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
-        __m128i x[8];
-        quant__bk_q6c(b, n, x);
+        __m512i v[2];
+        quant__bk_q6c(b, n, v);
         for (g = 0; g < 8; g += 2)
             quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
-                           quant__bk_bf2(quant__bk_q6y(dss + 8 * n + g, x[g]), quant__bk_q6y(dss + 8 * n + g + 1, x[g + 1]), nan, &k), o);
+                           quant__bk_bf2(quant__bk_q6y(dss + 8 * n + g, v, g, 1), quant__bk_q6y(dss + 8 * n + g + 1, v, g + 1, 1), nan, &k), o);
     }
 }
 /* Q6_K to f32 (f16): output group g of 16 is code vector x[g] of its 64
@@ -6438,15 +6470,16 @@ QUANT__INLINE void quant__bk_q6(const uint8_t *b, void *dst, size_t at, unsigned
    memory) */
 QUANT__INLINE void quant__bk_q6f(const uint8_t *b, void *dst, size_t at, unsigned o)
 {
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int n, g;
-    quant__bk_q6ds(b, dss);
+    quant__bk_q6ds(b, u.f, 0);
     QUANT__UNROLL4
     for (n = 0; n < 2; ++n) {
-        __m128i x[8];
-        quant__bk_q6c(b, n, x);
+        __m512i v[2];
+        quant__bk_q6c(b, n, v);
         for (g = 0; g < 8; ++g)
-            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, x[g]), o), o);
+            quant__bk_st(dst, at + 128 * (size_t)n + 16 * (size_t)g, quant__bk_tab(quant__bk_q6y(dss + 8 * n + g, v, g, 0), o), o);
     }
 }
 /* Q3_K to f32 (f16), as quant__bk_q6f: the levels -4 .. 3 built as
@@ -6476,11 +6509,12 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
     const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(2), 1);
     const __m512i H = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)b));
     const __m512i m3 = _mm512_set1_epi8(3), s4 = _mm512_set1_epi8(4);
-    float dss[16];
+    quant__bk_f16 u;
+    const float *dss = u.f;
     int m, g;
-    _mm512_storeu_ps(dss, ds);
+    u.v = _mm512_mul_ps(ds, _mm512_set1_ps(QUANT__BK_C24(1)));
 #if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(dss)); /* a load each, not a vpermd */
+    __asm__("" : "+m"(u)); /* a load each, not a vpermd */
 #endif
     QUANT__UNROLL4
     for (m = 0; m < 4; ++m) { /* j = 2 (m % 2), + 1; n = m / 2; hmask bits 4n + j */
@@ -6488,14 +6522,8 @@ QUANT__INLINE void quant__bk_q3f(const uint8_t *b, void *dst, size_t at, unsigne
         const __m512i c = _mm512_and_si512(_mm512_srlv_epi16(m % 2 ? _mm512_srli_epi16(Q, 4) : Q, sh), m3);
         const __m512i hb = _mm512_inserti64x4(_mm512_set1_epi8((char)(1 << (2 * m))), _mm256_set1_epi8((char)(1 << (2 * m + 1))), 1);
         const __m512i v = _mm512_mask_sub_epi8(c, _mm512_testn_epi8_mask(H, hb), c, s4);
-        __m128i x[4];
-        x[0] = _mm512_castsi512_si128(v);
-        x[1] = _mm512_extracti32x4_epi32(v, 1);
-        x[2] = _mm512_extracti32x4_epi32(v, 2);
-        x[3] = _mm512_extracti32x4_epi32(v, 3);
         for (g = 0; g < 4; ++g)
-            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g,
-                         quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dss[4 * m + g]), _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(x[g]))), o), o);
+            quant__bk_st(dst, at + 64 * (size_t)m + 16 * (size_t)g, quant__bk_tab(quant__bk_cf(dss + 4 * m + g, v, g, 1), o), o);
     }
 }
 /* bf16 from Q4_K and Q5_K. The 8 scales and mins are unpacked side by
@@ -6548,9 +6576,10 @@ QUANT__INLINE void quant__bk_k45(const uint8_t *b, const int k5, void *dst, size
     const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512 lev16 = _mm512_add_ps(lev, _mm512_set1_ps(16));
     const quant__bk_k k = quant__bk_kinit();
-    float dms[16];
+    quant__bk_f16 u;
+    const float *dms = u.f;
     int s;
-    _mm512_storeu_ps(dms, quant__bk_k45dm(b)); /* broadcast from memory: one load each */
+    u.v = quant__bk_k45dm(b); /* broadcast from memory: one load each */
     QUANT__UNROLL4
     for (s = 0; s < 8; s += 2 - k5)
         quant__bk_k45s(b, k5, s, quant__bk_bf2(quant__bk_k45t(dms, s, lev), quant__bk_k45t(dms, s + 1 - k5, k5 ? lev16 : lev), nan, &k),
@@ -6568,11 +6597,12 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
     const __m512i m15 = _mm512_set1_epi32(15);
     const __m512i H0 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 16))) : m15;
     const __m512i H1 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 32))) : m15;
-    float dms[16];
+    quant__bk_f16 u;
+    const float *dms = u.f;
     int n, j, h;
-    _mm512_storeu_ps(dms, quant__bk_k45dm(b));
+    u.v = quant__bk_k45dm(b);
 #if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(dms)); /* gcc would rather vpermd than load dms */
+    __asm__("" : "+m"(u)); /* gcc would rather vpermd than load dms */
 #endif
     if (!k5) {
         /* Q4_K without widening: the 64 bytes of sub-blocks 4P .. 4P + 3
@@ -6632,6 +6662,15 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
         }
     }
 }
+/* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
+QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
+{
+    /* ls n: nibble n of bytes 4..7, and bits 2n, 2n + 1 of b[2..3] (bits 16 + 2n of the first dword) as bits 4, 5 */
+    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+    const __m256i hi = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b)), _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
+    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
+    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
+}
 /* One block of type t (a constant where it is inlined) at b decoded to
    element `at` of dst */
 QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
@@ -6647,7 +6686,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         if (t == QUANT_MXFP4) T = _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
         else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
         else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
-        else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
+        else if ((b[1] & 0x7Cu) != 0x7Cu) {
+            /* Q4_1, d finite: no product is NaN, so + m as it is */
+            __m512 p = _mm512_mul_ps(lev, _mm512_set1_ps(quant__bk_h(b)));
+            QUANT__VFENCE(p);
+            T = _mm512_add_ps(p, _mm512_set1_ps(quant__bk_h(b + 2)));
+        } else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
         quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
         break;
     }
@@ -6700,13 +6744,14 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         }
         break;
     case QUANT_IQ4_XS: {
-        const float d = quant__bk_h(b);
-        const unsigned sh = (unsigned)(b[2] | b[3] << 8);
-        for (n = 0; n < 8; ++n) {
-            const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
-            const float dl = d * (float)(ls - 32);
-            quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(dl), iq4), o), o);
-        }
+        /* the 8 dl at once, broadcast from memory */
+        quant__bk_f16 u;
+        quant__bk_n4dl(b, u.f);
+#if defined(__GNUC__) || defined(__clang__)
+        __asm__("" : "+m"(u));
+#endif
+        for (n = 0; n < 8; ++n)
+            quant__bk_nib32(dst, at + 32 * (size_t)n, b + 8 + 16 * n, quant__bk_tab(_mm512_mul_ps(_mm512_set1_ps(u.f[n]), iq4), o), o);
         break;
     }
     case QUANT_Q4_K: case QUANT_Q5_K: {
@@ -7114,15 +7159,6 @@ QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl
     QUANT__VFENCE(p);
     return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
 }
-/* IQ4_XS: the 8 dl = d * (ls - 32) of the super-block at b */
-QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
-{
-    /* ls n: nibble n of bytes 4..7, and bits 2n, 2n + 1 of b[2..3] (bits 16 + 2n of the first dword) as bits 4, 5 */
-    const __m256i lo = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b + 4)), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
-    const __m256i hi = _mm256_srlv_epi32(_mm256_set1_epi32((int)quant__ld4(b)), _mm256_setr_epi32(12, 14, 16, 18, 20, 22, 24, 26));
-    const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
-    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
-}
 /* two blocks' outputs at element `at` from their table T of 32 words */
 QUANT__INLINE void quant__bk_n4st2(const uint8_t *q0, const uint8_t *q1, __m512i T, void *dst, size_t at, unsigned o,
                                    const quant__bk_n4c *kc)
@@ -7141,12 +7177,13 @@ QUANT__INLINE void quant__bk_n4(unsigned t, const uint8_t *src, void *dst, size_
     int n;
     if (t == QUANT_IQ4_XS) {
         for (k = 0; k < nb; ++k, src += bb) {
-            float dl[8];
+            quant__bk_f16 u;
+            const float *dl = u.f;
             if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
                 quant__bk_one(t, src, dst, 256 * k, o);
                 continue;
             }
-            quant__bk_n4dl(src, dl);
+            quant__bk_n4dl(src, u.f);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
                                 quant__bk_bf2(quant__bk_n4v(t, src, dl + n), quant__bk_n4v(t, src, dl + n + 1), 0, &kr),
@@ -7180,12 +7217,13 @@ QUANT__BF16I_FN void quant__bk_n4_bf16i(unsigned t, const uint8_t *src, void *ds
     int n;
     if (t == QUANT_IQ4_XS) {
         for (k = 0; k < nb; ++k, src += bb) {
-            float dl[8];
+            quant__bk_f16 u;
+            const float *dl = u.f;
             if ((src[1] & 0x7Cu) == 0x7Cu) { /* d infinite or NaN */
                 quant__bk_one(t, src, dst, 256 * k, o);
                 continue;
             }
-            quant__bk_n4dl(src, dl);
+            quant__bk_n4dl(src, u.f);
             for (n = 0; n < 8; n += 2)
                 quant__bk_n4st2(src + 8 + 16 * n, src + 24 + 16 * n,
                                 (__m512i)_mm512_cvtne2ps_pbh(quant__bk_n4v(t, src, dl + n + 1), quant__bk_n4v(t, src, dl + n)),
@@ -7255,22 +7293,23 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
     int n, g;
     for (k = 0; k < nb; ++k, src += bb) {
         const size_t at = 256 * k;
-        float ds[16];
+        quant__bk_f16 u;
+        float *ds = u.f;
         if (t == QUANT_Q6_K && (src[209] & 0x7Cu) != 0x7Cu) {
-            quant__bk_q6ds(src, ds);
+            quant__bk_q6ds(src, ds, 1);
             for (n = 0; n < 2; ++n) {
-                __m128i x[8];
-                quant__bk_q6c(src, n, x);
+                __m512i v[2];
+                quant__bk_q6c(src, n, v);
                 for (g = 0; g < 8; g += 2)
                     quant__bk_st32(dst, at + 128 * (size_t)n + 16 * (size_t)g,
-                                   (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, x[g + 1]), quant__bk_q6y(ds + 8 * n + g, x[g])), o);
+                                   (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, v, g + 1, 1), quant__bk_q6y(ds + 8 * n + g, v, g, 1)), o);
             }
         } else if (t == QUANT_Q4_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; n += 2)
                 quant__bk_k45s(src, 0, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n + 1, lev), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else if (t == QUANT_Q5_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            _mm512_storeu_ps(ds, quant__bk_k45dm(src));
+            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; ++n)
                 quant__bk_k45s(src, 1, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n, lev16), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else quant__bk_one(t, src, dst, at, o);
@@ -7280,14 +7319,13 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
 #  define QUANT__BK_KQI 0
 #endif
 
-/* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16.
-   Returns 0 for a type this pass leaves to the scalar code. */
-QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+/* nb blocks of type t from src decoded into dst: o 0 f32, 1 bf16, 2 f16,
+   | 4 streamed (dst then on a 64-byte boundary). Returns 0 for a type this
+   pass leaves to the scalar code. */
+QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
     size_t k;
-    /* a destination past QUANT_STREAM_BYTES on a 64-byte boundary is streamed */
-    if (QUANT_STREAM_BYTES > 0 && ((uintptr_t)dst & 63u) == 0 && nb * be >= QUANT_STREAM_BYTES / (o ? 2u : 4u)) o |= 4u;
     if ((t == QUANT_Q5_0 || t == QUANT_Q5_1 || t == QUANT_NVFP4_BLOCK) && (o & 3u) != 2u) {
         /* a copy for each type and output */
 #if QUANT__BK5_BF16I
@@ -7340,6 +7378,49 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     default: return 0;
     }
     if (o & 4u) _mm_sfence();
+    return 1;
+}
+/* The same, streamed past the caches from QUANT_STREAM_BYTES of output
+   on. Streaming stores want whole aligned lines, and the decoders store
+   at the elements' own addresses: a destination off a 64-byte boundary
+   (malloc's, 16 bytes off; f32 only) is decoded in pieces of 4 KiB into a buffer
+   in L1, at the destination's offset in its line (m), and streamed from
+   there a line at a time. A piece's last partial line goes to the front
+   of the buffer, where the next piece completes it; only the first line
+   and the last go with ordinary (masked) stores, never past
+   [dst, dst + n). */
+QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    union {
+        __m512i v[65];
+        uint8_t b[65 * 64];
+    } u;
+    const size_t be = quant__blk(t), bb = quant__blk_bytes(t), es = o ? 2u : 4u, m = (uintptr_t)dst & 63u;
+    const size_t pb = 4096u / (be * es); /* blocks a piece: be * es divides 4096 */
+    uint8_t *d = (uint8_t *)dst - m;     /* the first line; written from byte m on */
+    size_t k, at, n, j;
+    if (QUANT_STREAM_BYTES == 0 || nb * be < QUANT_STREAM_BYTES / es) return quant__bk_dec(t, src, dst, nb, o);
+    if (m == 0) return quant__bk_dec(t, src, dst, nb, o | 4u);
+    /* 16-bit outputs: the copy costs the decoders that are not far below
+       the memory's speed more than streaming saves (quant-bench, 16 Mi:
+       q5_0, q5_K, q6_K, q3_K to bf16 1.13x -> 1.21-1.46x the limit) */
+    if (o) return quant__bk_dec(t, src, dst, nb, o);
+    for (k = 0; k < nb; k += n) {
+        n = nb - k < pb ? nb - k : pb;
+        if (!quant__bk_dec(t, src + k * bb, u.b + m, n, o)) return 0; /* the first piece: nothing written yet */
+        at = m + n * be * es; /* bytes in u.b, lines of d */
+        j = 0;
+        if (k == 0) { /* the first line from byte m */
+            _mm512_mask_storeu_epi8(d, (__mmask64)(~(uint64_t)0 << m), u.v[0]);
+            j = 1;
+        }
+        for (; j < at / 64; ++j) _mm512_stream_si512((__m512i *)(void *)(d + 64 * j), u.v[j]);
+        d += at / 64 * 64;
+        u.v[0] = u.v[at / 64]; /* the partial line (m bytes of it, when more follow) */
+    }
+    at &= 63u; /* the last partial line: at bytes */
+    if (at) _mm512_mask_storeu_epi8(d, (__mmask64)(~(~(uint64_t)0 << at)), u.v[0]);
+    _mm_sfence();
     return 1;
 }
 
@@ -9610,12 +9691,15 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_h
 #undef quant__bk_bf2
 #undef quant__bk_k
+#undef quant__bk_f16
 #undef quant__bk_kinit
 #undef quant__bk_kset
 #undef quant__bk_q8
 #undef quant__bk_q6
 #undef quant__bk_q6f
+#undef quant__bk_cf
 #undef quant__bk_q6y
+#undef QUANT__BK_C24
 #undef quant__bk_q6c
 #undef quant__bk_q6ds
 #undef quant__bk_q3f
@@ -9649,6 +9733,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_n4_bf16i
 #undef quant__bk_n4_run
 #undef quant__simd_blk_dec
+#undef quant__bk_dec
 #undef quant__simd_blk_enc
 #undef quant__f4_pow2_block
 #undef quant__simd_f4_enc

@@ -1,4 +1,4 @@
-/* floor: how fast can a kernel be on this CPU? For five kernels whose
+/* floor: how fast can a kernel be on this CPU? For seven kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
@@ -76,6 +76,22 @@
                 registers from the maxima to the stores (a block's maximum
                 in two lanes of the tree's result), no second read
 
+   q4_0 -> f32 and q4_0 -> bf16 (GGUF blocks of 32: 18 bytes, an f16
+   scale d then 16 bytes of nibbles; 18/32 n bytes read, 4n or 2n
+   written), per block, against quant-bench's limit loop for the GGUF
+   decode rows (the block bytes folded, the fold stored over the output):
+
+     floor      the 16 code bytes widened (vpmovzxbd, or vpmovzxbw once
+                for bf16), the nibbles split (an and, a shift), then one
+                vpermd (bf16: one vpermw) of a table held in a register
+                and the stores: no scale is read, no table built, no
+                rounding. Every correct decoder reads the codes and makes
+                each output vector from them with one operation at least
+     floor+mul  the nibble expansion, one conversion of the codes to
+                float and one multiply by the block's scale (read from
+                the block as an f32, no f16 conversion) per 16 outputs,
+                and the stores; bf16 adds one vcvtne2ps2bf16 a block
+
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
    apart. If floor is already past 1.2x the limit, no kernel can reach
@@ -125,6 +141,117 @@ T512 static inline void store_packed(uint8_t *dst, __m512i a, __m512i b, __m512i
     _mm512_storeu_si512((void *)dst,
                         _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
                                                  _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d))));
+}
+
+/* ---- q4_0 -> f32, bf16 ---- */
+enum { Q4B = 18 }; /* bytes of a block of 32 */
+
+/* quant-bench's limit loop for the GGUF decode rows (ggml_section.c):
+   runs of 256 elements, 144 block bytes folded as 8-byte words, the fold
+   stored over the run's ob output bytes */
+static inline __attribute__((always_inline)) void q4_limit_body(const uint8_t *src, uint8_t *dst, size_t nr, const size_t ob)
+{
+    const size_t sb = 256 / 32 * Q4B;
+    size_t k, j;
+    for (k = 0; k < nr; ++k) {
+        const uint8_t *s = src + k * sb;
+        uint8_t *d = dst + k * ob;
+        uint64_t v, w;
+        memcpy(&v, s + sb - 8, 8);
+        for (j = 0; j + 8 < sb; j += 8) {
+            memcpy(&w, s + j, 8);
+            v ^= w;
+        }
+        for (j = 0; j < ob; j += 8) memcpy(d + j, &v, 8);
+    }
+}
+
+__attribute__((noinline)) static void q4_limit_f32(const void *src, void *dst, size_t n)
+{
+    q4_limit_body((const uint8_t *)src, (uint8_t *)dst, n / 256, 1024);
+}
+
+__attribute__((noinline)) static void q4_limit_bf16(const void *src, void *dst, size_t n)
+{
+    q4_limit_body((const uint8_t *)src, (uint8_t *)dst, n / 256, 512);
+}
+
+#define T512BF __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+
+T512 __attribute__((noinline)) static void q4_floor_f32(const void *srcv, void *dstv, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)srcv;
+    float *y = (float *)dstv;
+    const __m512i T = _mm512_castps_si512(_mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7));
+    size_t k;
+    for (k = 0; k < n / 32; ++k, b += Q4B, y += 32) {
+        const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
+        _mm512_storeu_si512((void *)y, _mm512_permutexvar_epi32(D, T)); /* vpermd reads bits 3:0 */
+        _mm512_storeu_si512((void *)(y + 16), _mm512_permutexvar_epi32(_mm512_srli_epi32(D, 4), T));
+    }
+}
+
+T512 __attribute__((noinline)) static void q4_floor_mul_f32(const void *srcv, void *dstv, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)srcv;
+    float *y = (float *)dstv;
+    const __m512i m15 = _mm512_set1_epi32(15);
+    size_t k;
+    for (k = 0; k < n / 32; ++k, b += Q4B, y += 32) {
+        const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
+        const __m512 d = _mm512_set1_ps(*(const float *)(const void *)b); /* a misread scale: no f16 conversion */
+        _mm512_storeu_ps(y, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_and_si512(D, m15)), d));
+        _mm512_storeu_ps(y + 16, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(D, 4)), d));
+    }
+}
+
+T512 __attribute__((noinline)) static void q4_floor_bf16(const void *srcv, void *dstv, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)srcv;
+    uint16_t *y = (uint16_t *)dstv;
+    const __m512i T = _mm512_set1_epi16(0x3F80);
+    const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
+    size_t k;
+    for (k = 0; k < n / 32; ++k, b += Q4B, y += 32) {
+        const __m512i W = _mm512_cvtepu8_epi16(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(b + 2))));
+        _mm512_storeu_si512((void *)y, _mm512_permutexvar_epi16(_mm512_srlv_epi16(W, sh), T)); /* vpermw reads bits 4:0 */
+    }
+}
+
+T512BF __attribute__((noinline)) static void q4_floor_mul_bf16(const void *srcv, void *dstv, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)srcv;
+    uint16_t *y = (uint16_t *)dstv;
+    const __m512i m15 = _mm512_set1_epi32(15);
+    size_t k;
+    for (k = 0; k < n / 32; ++k, b += Q4B, y += 32) {
+        const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
+        const __m512 d = _mm512_set1_ps(*(const float *)(const void *)b);
+        const __m512 lo = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_and_si512(D, m15)), d);
+        const __m512 hi = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(D, 4)), d);
+        _mm512_storeu_si512((void *)y, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+    }
+}
+
+static void q4_dec(const void *srcv, void *dstv, size_t n, quant_dtype to)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_Q4_0; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = to; dst.data = dstv;
+    if (quant_dequantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
+__attribute__((noinline)) static void q4_loop_f32(const void *src, void *dst, size_t n)
+{
+    q4_dec(src, dst, n, QUANT_F32);
+}
+
+__attribute__((noinline)) static void q4_loop_bf16(const void *src, void *dst, size_t n)
+{
+    q4_dec(src, dst, n, QUANT_BF16);
 }
 
 T512 static inline void floor64(const uint16_t *src, uint8_t *dst, __m512 r, __m512 z, __m512 hi, int nan)
@@ -473,8 +600,9 @@ static double time_loop(loop_fn f, const void *src, void *dst, size_t n, int rep
 
 typedef struct fcase {
     const char *title;
-    size_t esize;   /* source bytes an element */
+    size_t esize;   /* source bytes an element (q4_0: 0) */
     int f32;        /* the source is floats */
+    size_t osize;   /* destination bytes an element */
     loop_fn limit;
     const char *names[4];
     loop_fn loops[4];
@@ -489,15 +617,22 @@ static void run_case(const fcase *fc, int runs)
     for (si = 0; si < 3; ++si) {
         const size_t n = sizes[si];
         const int reps = (int)(200000000u / n) + 1;
-        unsigned char *src = malloc(n * fc->esize);
-        uint8_t *dst = malloc(2 * n); /* q8_0: 34/32 n */
+        const size_t sbytes = fc->esize ? n * fc->esize : n / 32 * Q4B;
+        unsigned char *src = malloc(sbytes);
+        uint8_t *dst = malloc(n * fc->osize);
         double *lim = malloc(sizeof(double) * (size_t)runs), *t = malloc(sizeof(double) * (size_t)runs),
                *ratio = malloc(sizeof(double) * (size_t)runs);
         size_t i;
         if (!src || !dst || !lim || !t || !ratio) exit(1);
         for (i = 0; i < n; ++i) {
             const uint32_t h = (uint32_t)(i * 2654435761u);
-            if (fc->esize == 2) ((uint16_t *)src)[i] = (uint16_t)(0x3C00u + (uint16_t)(h >> 20 & 0x7FFu)); /* 2^-7 to 2^9 */
+            if (!fc->esize) {
+                /* q4_0 blocks of f16 scales 0.5 .. 1 and every code */
+                if (i % 32 == 0) {
+                    src[i / 32 * Q4B] = (uint8_t)(h >> 24);
+                    src[i / 32 * Q4B + 1] = (uint8_t)(0x38 + (h >> 22 & 3u));
+                } else if (i % 32 <= 16) src[i / 32 * Q4B + 1 + i % 32] = (uint8_t)(h >> 13);
+            } else if (fc->esize == 2) ((uint16_t *)src)[i] = (uint16_t)(0x3C00u + (uint16_t)(h >> 20 & 0x7FFu)); /* 2^-7 to 2^9 */
             else if (fc->f32) ((float *)src)[i] = (float)((int32_t)(h ^ (h >> 7)) >> 20) / 64.0f; /* +-2^5 */
             else ((int32_t *)src)[i] = (int32_t)(h ^ (h >> 7)) >> (h & 15); /* every magnitude */
         }
@@ -518,15 +653,19 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[5] = {
-        { "bf16 -> s8", 2, 0, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
-        { "requantize s32 -> s8, double, per channel", 4, 0, limit32, { "floor", "quant.h", "floor avx2" },
+    static const fcase cases[7] = {
+        { "bf16 -> s8", 2, 0, 1, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
+        { "requantize s32 -> s8, double, per channel", 4, 0, 1, limit32, { "floor", "quant.h", "floor avx2" },
           { rq_floor_loop, rq_loop, rq_floor2_loop } },
-        { "requantize s32 -> s8, float, per channel", 4, 0, limit32, { "floor", "floor+clamp", "quant.h", "floor avx2" },
+        { "requantize s32 -> s8, float, per channel", 4, 0, 1, limit32, { "floor", "floor+clamp", "quant.h", "floor avx2" },
           { rqf_floor_loop, rqf_clamp_loop, rqf_loop, rqf_floor2_loop } },
-        { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, limit32, { "floor", "quant.h", NULL },
+        { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
-        { "f32 -> q8_0", 4, 1, q8_limit_loop, { "floor", "floor 1p", "quant.h" }, { q8_floor_loop, q8_floor1_loop, q8_loop } },
+        { "f32 -> q8_0", 4, 1, 2, q8_limit_loop, { "floor", "floor 1p", "quant.h" }, { q8_floor_loop, q8_floor1_loop, q8_loop } },
+        { "q4_0 -> f32", 0, 0, 4, q4_limit_f32, { "floor", "floor+mul", "quant.h" },
+          { q4_floor_f32, q4_floor_mul_f32, q4_loop_f32 } },
+        { "q4_0 -> bf16", 0, 0, 2, q4_limit_bf16, { "floor", "floor+mul", "quant.h" },
+          { q4_floor_bf16, q4_floor_mul_bf16, q4_loop_bf16 } },
     };
     const char *only = NULL;
     int runs = 11, c, a, bad = 0;
@@ -549,8 +688,9 @@ int main(int argc, char **argv)
         rq_sh[c] = -1 - c % 12;
         rq_s[c] = 1.0f / (float)(100 + c);
     }
-    for (c = 0; c < 5; ++c)
-        if (!only || strncmp(cases[c].title, only, strlen(only)) == 0) run_case(&cases[c], runs);
+    for (c = 0; c < 7; ++c)
+        if ((!only || strncmp(cases[c].title, only, strlen(only)) == 0) && (c != 6 || __builtin_cpu_supports("avx512bf16")))
+            run_case(&cases[c], runs);
     return 0;
 }
 #endif
