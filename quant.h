@@ -4801,8 +4801,10 @@ QUANT__PRIVATE void quant__simd_minmax_groups_x86(const void *src, size_t n, siz
 typedef struct quant__rqk {
     int32_t lo, hi, zp;
     unsigned char rounding, out, left, nt, full; /* nt: streaming stores (x86); full: the clamp is the type's range (s8, u8) */
-    size_t row;    /* x86: channels last, row of them a row of src (the parameters repeat), else 0 */
-    size_t period; /* x86, inside the kernel: the parameters' index wraps from period to 0 (0: never) */
+#if QUANT__X86
+    size_t row;    /* channels last, row of them a row of src (the parameters repeat), else 0 */
+    size_t period; /* inside the kernel: the parameters' index wraps from period to 0 (0: never) */
+#endif
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
    the shorter of two forms of the same arithmetic; QUANT__RQ_SMALL set to
@@ -5146,7 +5148,12 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const float f0 = fl ? s[0] : 0.0f;
     const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
     const float *const sp = vec && fl ? s : &f0;
-    const size_t step = vec ? 1u : 0u, per = k->period ? k->period : (size_t)-1;
+#if QUANT__X86
+    const size_t per = k->period ? k->period : (size_t)-1;
+#else
+    const size_t per = (size_t)-1;
+#endif
+    const size_t step = vec ? 1u : 0u;
     size_t i = 0, q = 0; /* element i has the parameters at q */
 #define QUANT__RQ_ONE(j, c) \
     quant__v_rq_one(src + i + (j), mp + (q + (j)) * step, shp + (q + (j)) * step, sp + (q + (j)) * step, vec, rnd, left, k, lo, hi, c)
@@ -12008,8 +12015,10 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.left = (unsigned char)left;
     k.nt = (unsigned char)(out != QUANT__RQ_S16 && QUANT__STREAM_FLAG(n, 1u, 0) != 0);
     k.full = (unsigned char)(out != QUANT__RQ_S16 && rq->act_min == tmin && rq->act_max == tmax);
+#if QUANT__X86
     k.row = 0;
     k.period = 0;
+#endif
 #if QUANT__SIMD_ANY
     {
         /* the channel last (inner 1): each row of nch elements walks the
