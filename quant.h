@@ -89,7 +89,9 @@
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
                      encoders take about 1 KiB of stack in a scalar build,
                      and up to about 20 KiB with AVX-512 (Q3_K encodes 32
-                     blocks side by side).
+                     blocks side by side); with AVX-512 a large decode to
+                     f32 takes about 4 KiB (a piece decoded in L1 before
+                     it streams out).
    QUANT_NO_REQUANT  leaves quant_requantize and quant_quantize_multiplier
                      out.
    QUANT_MINIMAL     the smallest build (for firmware), in one macro: all
@@ -7444,15 +7446,14 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #  endif
 
 /* ---- the K-quants and IQ4 ----------------------------------------------- */
-/* kq_avx512.h: AVX-512 (F, BW, DQ, VL) encoders for ggml's K-quant blocks
-   (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K) and IQ4_XS, IQ4_NL, bytes identical to
-   quant.h's scalar quant__blk_encode.
-
-   Include after quant.h's implementation (QUANT_IMPLEMENTATION): the per
-   block steps call its private helpers (quant__gn, quant__gm, quant__gh,
-   quant__gh_put, quant__k4_scale, quant__k3_scale, quant__s8wrap,
-   quant__gabs) and batches the vector code declines go to
+/* AVX-512 (F, BW, DQ, VL) encoders for ggml's K-quant blocks (Q2_K, Q3_K,
+   Q4_K, Q5_K, Q6_K) and IQ4_XS, IQ4_NL, bytes identical to the scalar
    quant__blk_encode.
+
+   The per block steps call the scalar encoder's helpers (quant__gn,
+   quant__gm, quant__gh, quant__gh_put, quant__k4_scale, quant__k3_scale,
+   quant__s8wrap, quant__gabs), and batches the vector code declines go
+   to quant__blk_encode.
 
    How it stays bit exact: the scalar searches sum each group's terms one
    after another in f32, so a vector here never sums within a group; its
@@ -7537,7 +7538,7 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
 #define QUANT__KQ_K45 2
 #endif
 #if QUANT__KQ_W3 > 64 || QUANT__KQ_K3 > 4 || QUANT__KQ_K2 > 4 || QUANT__KQ_K45 > 4
-#error "kq_avx512.h: QUANT__KQ_W3 <= 64, QUANT__KQ_K* <= 4"
+#error "quant.h: QUANT__KQ_W3 <= 64, QUANT__KQ_K* <= 4"
 #endif
 
 /* a product that no compiler fuses with a later sum */
