@@ -6606,12 +6606,12 @@ QUANT__INLINE void quant__bk_k45f(const uint8_t *b, const int k5, void *dst, siz
     const __m512i m15 = _mm512_set1_epi32(15);
     const __m512i H0 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 16))) : m15;
     const __m512i H1 = k5 ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 32))) : m15;
-    quant__bk_f16 u;
-    const float *dms = u.f;
+    quant__bk_f16 dmu;
+    const float *dms = dmu.f;
     int n, j, h;
-    u.v = quant__bk_k45dm(b);
+    dmu.v = quant__bk_k45dm(b);
 #if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+m"(u)); /* gcc would rather vpermd than load dms */
+    __asm__("" : "+m"(dmu)); /* gcc would rather vpermd than load dms */
 #endif
     if (!k5) {
         /* Q4_K without widening: the 64 bytes of sub-blocks 4P .. 4P + 3
