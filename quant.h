@@ -11949,6 +11949,42 @@ QUANT__DEF quant_status quant_dynamic_dequantize(const quant_tensor *src, const 
 
 #if QUANT__RQ
 /* ---- quant_requantize ---------------------------------------------------- */
+#if QUANT__X86
+/* quant_requantize's check of its n parameters, four at a time (SSE2 is
+   in every x86 build): bit 0 a value out of range (FLOAT: a scale that is
+   not finite, positive and normal; else a multiplier below 0 or a shift
+   outside [-31, 30]), bit 1 a shift above 0. Each compare is signed,
+   with the sign bit flipped where the scalar test is unsigned. */
+QUANT__INLINE size_t quant__rq_scan(const void *p0, const void *p1, size_t n, int fl)
+{
+    const __m128i flip = _mm_set1_epi32((int)0x80000000u);
+    __m128i bad = _mm_setzero_si128(), pos = bad;
+    size_t j = 0, r = 0;
+    if (fl) {
+        const float *const s = (const float *)p0;
+        const __m128i lo = _mm_set1_epi32(0x00800000), lim = _mm_set1_epi32((int)(0x7EFFFFFFu ^ 0x80000000u));
+        for (; j + 4 <= n; j += 4)
+            bad = _mm_or_si128(bad, _mm_cmpgt_epi32(_mm_xor_si128(_mm_sub_epi32(_mm_castps_si128(_mm_loadu_ps(s + j)), lo), flip), lim));
+        for (; j < n; ++j) r |= quant__bits(s[j]) - 0x00800000u > 0x7F7FFFFFu - 0x00800000u;
+    } else {
+        const int32_t *const m = (const int32_t *)p0, *const sh = (const int32_t *)p1;
+        const __m128i b31 = _mm_set1_epi32(31), lim = _mm_set1_epi32((int)(61u ^ 0x80000000u));
+        for (; j + 4 <= n; j += 4) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(sh + j));
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(m + j)),
+                                                 _mm_cmpgt_epi32(_mm_xor_si128(_mm_add_epi32(v, b31), flip), lim)));
+            pos = _mm_or_si128(pos, _mm_cmpgt_epi32(v, _mm_setzero_si128()));
+        }
+        for (; j < n; ++j) {
+            r |= m[j] < 0 || sh[j] < -31 || sh[j] > 30;
+            if (sh[j] > 0) r |= 2u;
+        }
+    }
+    if (_mm_movemask_ps(_mm_castsi128_ps(bad))) r |= 1u;
+    if (_mm_movemask_ps(_mm_castsi128_ps(pos))) r |= 2u;
+    return r;
+}
+#endif
 QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *dst, const quant_requant *rq)
 {
     size_t n, inner = 1, j, esize, db, pb, nch;
@@ -11986,6 +12022,12 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     fl = rq->rounding == QUANT_RQ_FLOAT;
     p0 = fl ? (const void *)rq->scales : (const void *)rq->multipliers;
     p1 = fl ? (const void *)rq->scales : (const void *)rq->shifts;
+#if QUANT__X86
+    if (nch && (p0 == NULL || p1 == NULL)) return QUANT_ERR_NULL;
+    j = quant__rq_scan(p0, p1, nch, fl);
+    if (j & 1u) return QUANT_ERR_SCALE_VALUE;
+    left = (int)(j >> 1);
+#else
     for (j = 0; j < nch; ++j) {
         if (p0 == NULL || p1 == NULL) return QUANT_ERR_NULL;
         if (fl) { /* finite, positive and normal: bits from FLT_MIN's to FLT_MAX's */
@@ -11996,6 +12038,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
             if (sj > 0) left = 1;
         }
     }
+#endif
     if (rq->zp < tmin || rq->zp > tmax) return QUANT_ERR_ZP_VALUE;
     if (rq->act_min > rq->act_max || rq->act_min < tmin || rq->act_max > tmax) return QUANT_ERR_ATTR;
     if (n > 0 && (src->data == NULL || dst->data == NULL)) return QUANT_ERR_NULL;

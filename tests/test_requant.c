@@ -377,6 +377,78 @@ static void per_channel(void)
                 }
 }
 
+/* One parameter out of range, or one left shift, at each place of 13
+   channels: x86 checks the lists four at a time and the rest one by one,
+   so each place is in a vector or in the tail. The left shift must be
+   seen wherever it is, or the right-shift kernel would take it. */
+static void one_bad_channel(void)
+{
+    enum { NC = 13 };
+    static const int64_t dims[2] = { 3, NC };
+    static const int32_t bad_shifts[5] = { 31, -32, 61, INT32_MIN, INT32_MAX };
+    static const int32_t bad_mults[2] = { -1, INT32_MIN };
+    static const uint32_t bad_scales[8] = { 0x00000000u, 0x80000000u, 0xBF800000u, 0x7FC00000u,
+                                            0x7F800000u, 0xFF800000u, 0x00400000u, 0x007FFFFFu };
+    /* the ends of the ranges, accepted */
+    static const uint32_t ok_scales[2] = { 0x7F7FFFFFu, 0x00800000u };
+    static const int32_t ok_shifts[2] = { 30, -31 };
+    int32_t acc[3 * NC], m[NC], sh[NC], src[3 * NC];
+    float sc[NC];
+    int8_t dst[3 * NC];
+    quant_tensor s, d;
+    quant_requant rq;
+    char label[100];
+    int c, k, r;
+    for (k = 0; k < 3 * NC; ++k) acc[k] = (int32_t)check_rand() >> (k % 24);
+    for (c = 0; c < NC; ++c) {
+        for (r = 0; r < 3; ++r) {
+            for (k = 0; k < NC; ++k) { m[k] = 0x50000000 + k; sh[k] = -3; sc[k] = 0.01f; }
+            rq = rq_default((quant_requant_rounding)r, QUANT_S8);
+            rq.qtype = QUANT_PER_CHANNEL; rq.axis = 1; rq.n = NC;
+            rq.multipliers = m; rq.shifts = sh; rq.scales = sc;
+            memcpy(src, acc, sizeof src);
+            s = check_tensor(QUANT_S32, 2, dims, src);
+            d = check_tensor(QUANT_S8, 2, dims, dst);
+            if (r == QUANT_RQ_FLOAT) {
+                for (k = 0; k < 8; ++k) {
+                    sc[c] = check_float_bits(bad_scales[k]);
+                    memset(dst, SENTINEL, sizeof dst);
+                    CHECK(quant_requantize(&s, &d, &rq) == QUANT_ERR_SCALE_VALUE && untouched(dst, sizeof dst),
+                          "scale %a in channel %d of %d: not QUANT_ERR_SCALE_VALUE, or dst written", (double)sc[c], c, NC);
+                }
+                for (k = 0; k < 2; ++k) {
+                    sc[c] = check_float_bits(ok_scales[k]);
+                    sprintf(label, "scale %a in channel %d of %d", (double)sc[c], c, NC);
+                    run(label, acc, 2, dims, QUANT_S8, &rq);
+                }
+                continue;
+            }
+            for (k = 0; k < 5; ++k) {
+                sh[c] = bad_shifts[k];
+                memset(dst, SENTINEL, sizeof dst);
+                CHECK(quant_requantize(&s, &d, &rq) == QUANT_ERR_SCALE_VALUE && untouched(dst, sizeof dst),
+                      "shift %ld in channel %d of %d: not QUANT_ERR_SCALE_VALUE, or dst written", (long)sh[c], c, NC);
+            }
+            sh[c] = -3;
+            for (k = 0; k < 2; ++k) {
+                m[c] = bad_mults[k];
+                memset(dst, SENTINEL, sizeof dst);
+                CHECK(quant_requantize(&s, &d, &rq) == QUANT_ERR_SCALE_VALUE && untouched(dst, sizeof dst),
+                      "multiplier %ld in channel %d of %d: not QUANT_ERR_SCALE_VALUE, or dst written", (long)m[c], c, NC);
+            }
+            m[c] = INT32_MAX;
+            for (k = 0; k < 2; ++k) {
+                sh[c] = ok_shifts[k];
+                sprintf(label, "shift %ld in channel %d of %d", (long)sh[c], c, NC);
+                run(label, acc, 2, dims, QUANT_S8, &rq);
+            }
+            sh[c] = 1; /* the only left shift */
+            sprintf(label, "shift 1 in channel %d of %d, the others -3", c, NC);
+            run(label, acc, 2, dims, QUANT_S8, &rq);
+        }
+    }
+}
+
 /* ---- random accumulators, the activation clamp, + zp at the int32 ends --- */
 
 static void random_and_clamp(void)
@@ -776,6 +848,7 @@ int main(void)
     sweep();
     float_tests();
     per_channel();
+    one_bad_channel();
     random_and_clamp();
     empty();
     bad_input();
