@@ -5180,11 +5180,17 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
             const size_t off = quant__head(dst, 4 * QUANT__W, 4 * QUANT__W);
             if (off) { QUANT__RQ_X4(0); i = q = off; } /* off < 4 W <= period */
         }
-        for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) {
-            QUANT__RQ_X4(nt);
-            q += 4 * QUANT__W;
-            if (q >= per) q -= per;
-        }
+#  define QUANT__RQ_BLOCKS(nt)                          \
+    for (; i + 4 * QUANT__W <= n; i += 4 * QUANT__W) { \
+        QUANT__RQ_X4(nt);                             \
+        q += 4 * QUANT__W;                            \
+        if (q >= per) q -= per;                       \
+    }
+        /* FLOAT's blocks are short enough that testing nt in each costs
+           about 1.5% at 64 Ki: a loop without the test where it is 0 */
+        if (fl && !nt) QUANT__RQ_BLOCKS(0)
+        else QUANT__RQ_BLOCKS(nt)
+#  undef QUANT__RQ_BLOCKS
     }
 #  undef QUANT__RQ_X4
 #endif
