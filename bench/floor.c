@@ -1,4 +1,4 @@
-/* floor: how fast can a kernel be on this CPU? For seven kernels whose
+/* floor: how fast can a kernel be on this CPU? For the kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements
@@ -92,6 +92,22 @@
                 float and one multiply by the block's scale (read from
                 the block as an f32, no f16 conversion) per 16 outputs,
                 and the stores; bf16 adds one vcvtne2ps2bf16 a block
+
+   f32 -> q4_0, q5_0, mxfp4, q4_1, q5_1, nvfp4 (4n bytes read; each
+   against quant-bench's encode limit for its block bytes), per group of
+   16 blocks of 32 (nvfp4: 4 blocks of 64):
+
+     floor      first pass: per block one vrangeps (max |x| of its two
+                vectors; q4_1, q5_1: a max and a min), the transposing
+                tree (q4_1, q5_1: two), one division for 16 blocks;
+                second pass, from L1: per vector x * id (q4_1, q5_1: one
+                FMA x * id - min * id, where the encoder subtracts,
+                multiplies and adds), vcvtps2dq, per block one vpermt2b
+                and a 16-byte store. No scale stored, no f16 or exponent
+                or UE4M3 code, no +-a tie or NaN rule, no clamp, no nibble
+                merge, no 5th bits, no table of the FP4 levels; nvfp4's
+                tree takes the 16 sub-block vectors with |x| in its first
+                level. Every correct encoder does more
 
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
@@ -572,6 +588,162 @@ __attribute__((noinline)) static void q8_loop(const void *srcv, void *dstv, size
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
 }
 
+/* ---- f32 -> q4_0, q4_1, q5_0, q5_1, mxfp4, nvfp4 ---- */
+/* quant-bench's encode limit for a type of sb block bytes a run of 256
+   floats (ggml_section.c's): the run folded, the fold stored over its
+   block bytes */
+static inline __attribute__((always_inline)) void enc_limit_body(const void *srcv, void *dstv, size_t n, const size_t sb)
+{
+    const uint64_t *s0 = (const uint64_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t k, j;
+    for (k = 0; k < n / 256; ++k) {
+        const uint64_t *s = s0 + k * 128;
+        uint8_t *d = dst + k * sb;
+        uint64_t v = 0;
+        for (j = 0; j < 128; ++j) v ^= s[j];
+        for (j = 0; j + 8 <= sb; j += 8) memcpy(d + j, &v, 8);
+        memcpy(d + sb - 8, &v, 8);
+    }
+}
+
+/* lane i: OP over the 16 lanes of v[i] (slots as q8_tree); op 0: max, 1:
+   min, 2: max |x| (vrangeps) */
+T512V static inline __attribute__((always_inline)) __m512 f4_tree(__m512 *v, const int op)
+{
+    int k, w;
+    for (w = 8; w >= 1; w /= 2)
+        for (k = 0; k < w; ++k) {
+            const __m512 a = v[2 * k], b = v[2 * k + 1];
+            __m512 lo, hi;
+            if (w == 8) { lo = _mm512_shuffle_f32x4(a, b, 0x44); hi = _mm512_shuffle_f32x4(a, b, 0xEE); }
+            else if (w == 4) { lo = _mm512_shuffle_f32x4(a, b, 0x88); hi = _mm512_shuffle_f32x4(a, b, 0xDD); }
+            else if (w == 2) { lo = _mm512_shuffle_ps(a, b, 0x44); hi = _mm512_shuffle_ps(a, b, 0xEE); }
+            else { lo = _mm512_shuffle_ps(a, b, 0x88); hi = _mm512_shuffle_ps(a, b, 0xDD); }
+            v[k] = op == 0 ? _mm512_max_ps(lo, hi) : op == 1 ? _mm512_min_ps(lo, hi) : _mm512_range_ps(lo, hi, 0x0B);
+        }
+    return v[0];
+}
+
+/* the low bytes of a's and b's lanes, 32, of which the first 16 are stored */
+#define F4_LO8 _mm512_set_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0x7C787470, 0x6C686460, 0x5C585450, 0x4C484440, 0x3C383430, 0x2C282420, 0x1C181410, 0x0C080400)
+
+/* q4_0, q5_0, mxfp4 (blocks of 32, bb bytes): first pass per block one
+   vrangeps (max |x| of its two vectors), the tree, one division for 16
+   blocks; second pass per vector x * id and vcvtps2dq, per block one
+   vpermt2b and a 16-byte store */
+T512V static inline __attribute__((always_inline)) void f4a_body(const void *srcv, void *dstv, size_t n, const size_t bb)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = F4_LO8;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 512 <= n; g += 512) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 32 * bb;
+        __m512 v[16];
+        float id[16];
+        int i;
+        for (i = 0; i < 16; ++i)
+            v[4 * (i & 3) + (i >> 2)] = _mm512_range_ps(_mm512_loadu_ps(xg + 32 * i), _mm512_loadu_ps(xg + 32 * i + 16), 0x0B);
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(-8.0f), f4_tree(v, 2)));
+        for (i = 0; i < 16; ++i) {
+            const __m512 s = _mm512_set1_ps(id[i]);
+            const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i), s));
+            const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 32 * i + 16), s));
+            _mm_storeu_si128((__m128i *)(void *)(o + bb * (size_t)i + bb - 16), _mm512_castsi512_si128(_mm512_permutex2var_epi8(q0, lo8, q1)));
+        }
+    }
+}
+
+/* q4_1, q5_1: first pass per block a max and a min of its two vectors,
+   two trees, one subtraction and one division for 16 blocks; second pass
+   per vector one FMA x * id - min * id (a correct encoder subtracts and
+   multiplies, then adds) and vcvtps2dq, per block one vpermt2b and a
+   16-byte store */
+T512V static inline __attribute__((always_inline)) void f4b_body(const void *srcv, void *dstv, size_t n, const size_t bb)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = F4_LO8;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 512 <= n; g += 512) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 32 * bb;
+        __m512 v[16], u[16], hi, lo, idv;
+        float id[16], m[16];
+        int i;
+        for (i = 0; i < 16; ++i) {
+            const __m512 x0 = _mm512_loadu_ps(xg + 32 * i), x1 = _mm512_loadu_ps(xg + 32 * i + 16);
+            v[4 * (i & 3) + (i >> 2)] = _mm512_max_ps(x0, x1);
+            u[4 * (i & 3) + (i >> 2)] = _mm512_min_ps(x0, x1);
+        }
+        hi = f4_tree(v, 0);
+        lo = f4_tree(u, 1);
+        idv = _mm512_div_ps(_mm512_set1_ps(15.0f), _mm512_sub_ps(hi, lo));
+        _mm512_storeu_ps(id, idv);
+        _mm512_storeu_ps(m, _mm512_mul_ps(lo, idv));
+        for (i = 0; i < 16; ++i) {
+            const __m512 s = _mm512_set1_ps(id[i]), c = _mm512_set1_ps(m[i]);
+            const __m512i q0 = _mm512_cvtps_epi32(_mm512_fmsub_ps(_mm512_loadu_ps(xg + 32 * i), s, c));
+            const __m512i q1 = _mm512_cvtps_epi32(_mm512_fmsub_ps(_mm512_loadu_ps(xg + 32 * i + 16), s, c));
+            _mm_storeu_si128((__m128i *)(void *)(o + bb * (size_t)i + bb - 16), _mm512_castsi512_si128(_mm512_permutex2var_epi8(q0, lo8, q1)));
+        }
+    }
+}
+
+/* nvfp4 (blocks of 64 in 4 sub-blocks of 16, 36 bytes): per group of 4
+   blocks the tree of max |x| over the 16 sub-block vectors (its first
+   level takes the absolute values), one division; per vector x * id and
+   vcvtps2dq, per two one vpermt2b and a 16-byte store. No scale code, no
+   table of the 8 levels */
+T512V __attribute__((noinline)) static void nv_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i lo8 = F4_LO8;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 256 <= n; g += 256) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 64 * 36;
+        __m512 v[16];
+        float id[16];
+        int i, j;
+        for (i = 0; i < 16; ++i) v[4 * (i & 3) + (i >> 2)] = _mm512_loadu_ps(xg + 16 * i);
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(6.0f), f4_tree(v, 2)));
+        for (i = 0; i < 4; ++i)
+            for (j = 0; j < 2; ++j) {
+                const int k = 4 * i + 2 * j;
+                const __m512i q0 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 16 * k), _mm512_set1_ps(id[k])));
+                const __m512i q1 = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 16 * k + 16), _mm512_set1_ps(id[k + 1])));
+                _mm_storeu_si128((__m128i *)(void *)(o + 36 * i + 4 + 16 * j), _mm512_castsi512_si128(_mm512_permutex2var_epi8(q0, lo8, q1)));
+            }
+    }
+}
+
+static void blk_enc(const void *srcv, void *dstv, size_t n, quant_dtype t)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = t; dst.data = dstv;
+    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
+/* per type: the limit (sb bytes a run of 256), the floor, quant.h */
+#define F4_TYPE(ty, T, sb, floor_call)                                                                                 \
+    __attribute__((noinline)) static void ty##_limit(const void *s, void *d, size_t n) { enc_limit_body(s, d, n, sb); } \
+    T512V __attribute__((noinline)) static void ty##_floor(const void *s, void *d, size_t n) { floor_call; }           \
+    __attribute__((noinline)) static void ty##_loop(const void *s, void *d, size_t n) { blk_enc(s, d, n, T); }
+F4_TYPE(q40, QUANT_Q4_0, 144, f4a_body(s, d, n, 18))
+F4_TYPE(q50, QUANT_Q5_0, 176, f4a_body(s, d, n, 22))
+F4_TYPE(mx4, QUANT_MXFP4, 136, f4a_body(s, d, n, 17))
+F4_TYPE(q41, QUANT_Q4_1, 160, f4b_body(s, d, n, 20))
+F4_TYPE(q51, QUANT_Q5_1, 192, f4b_body(s, d, n, 24))
+F4_TYPE(nv4, QUANT_NVFP4_BLOCK, 144, nv_floor_loop(s, d, n))
+
 typedef void (*loop_fn)(const void *, void *, size_t);
 
 static int cmp_double(const void *a, const void *b)
@@ -655,7 +827,7 @@ static void run_case(const fcase *fc, int runs)
 
 int main(int argc, char **argv)
 {
-    static const fcase cases[7] = {
+    static const fcase cases[] = {
         { "bf16 -> s8", 2, 0, 1, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
         { "requantize s32 -> s8, double, per channel", 4, 0, 1, limit32, { "floor", "quant.h", "floor avx2" },
           { rq_floor_loop, rq_loop, rq_floor2_loop } },
@@ -668,6 +840,12 @@ int main(int argc, char **argv)
           { q4_floor_f32, q4_floor_mul_f32, q4_loop_f32 } },
         { "q4_0 -> bf16", 0, 0, 2, q4_limit_bf16, { "floor", "floor+mul", "quant.h" },
           { q4_floor_bf16, q4_floor_mul_bf16, q4_loop_bf16 } },
+        { "f32 -> q4_0", 4, 1, 1, q40_limit, { "floor", "quant.h", NULL }, { q40_floor, q40_loop, NULL } },
+        { "f32 -> q4_1", 4, 1, 1, q41_limit, { "floor", "quant.h", NULL }, { q41_floor, q41_loop, NULL } },
+        { "f32 -> q5_0", 4, 1, 1, q50_limit, { "floor", "quant.h", NULL }, { q50_floor, q50_loop, NULL } },
+        { "f32 -> q5_1", 4, 1, 1, q51_limit, { "floor", "quant.h", NULL }, { q51_floor, q51_loop, NULL } },
+        { "f32 -> mxfp4", 4, 1, 1, mx4_limit, { "floor", "quant.h", NULL }, { mx4_floor, mx4_loop, NULL } },
+        { "f32 -> nvfp4", 4, 1, 1, nv4_limit, { "floor", "quant.h", NULL }, { nv4_floor, nv4_loop, NULL } },
     };
     const char *only = NULL;
     int runs = 11, c, a, bad = 0;
@@ -690,7 +868,7 @@ int main(int argc, char **argv)
         rq_sh[c] = -1 - c % 12;
         rq_s[c] = 1.0f / (float)(100 + c);
     }
-    for (c = 0; c < 7; ++c)
+    for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c)
         if ((!only || strncmp(cases[c].title, only, strlen(only)) == 0) && (c != 6 || __builtin_cpu_supports("avx512bf16")))
             run_case(&cases[c], runs);
     return 0;
