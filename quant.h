@@ -5043,7 +5043,7 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
         const int32_t s0 = sh[0];
         const __m128i c = _mm_set1_epi64x((long long)((dbl || s0 == 0 ? (uint64_t)1 << 31 : 0u) -
                                                       ((uint64_t)(uint32_t)m[0] << 32)));
-        const __m128i h = quant__v_rq_hi(xb, _mm_set1_epi32((int)((uint32_t)m[0] * 2u)), _mm_set1_epi32((int)((uint32_t)m[0] * 2u)), c, c);
+        const __m128i m2c = _mm_set1_epi32((int)((uint32_t)m[0] * 2u)), h = quant__v_rq_hi(xb, m2c, m2c, c, c);
         const __m128i hn = dbl ? _mm_add_epi32(h, _mm_srai_epi32(_mm_and_si128(h, _mm_set1_epi32(s0)), 31)) : h;
         const __m128i r = _mm_add_epi32(_mm_sra_epi32(hn, _mm_cvtsi32_si128(-s0)),
                                         _mm_and_si128(_mm_srl_epi32(hn, _mm_cvtsi32_si128(-s0 - 1)), _mm_set1_epi32(1)));
@@ -5060,20 +5060,17 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
         _mm_slli_epi32(_mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)sh), _mm_set1_epi32(158)), 23)));
     tp = _mm_shuffle_epi32(t, _MM_SHUFFLE(3, 1, 2, 0));
     to = _mm_shuffle_epi32(t, _MM_SHUFFLE(3, 3, 2, 2));
-    if (dbl) {
-        /* 2c + 2^63 - 2^32: g = hb - 1, and hb again where h > 0 or k =
-           0 (t's top bit): DOUBLE's nudge, less 1 where h < 0 and k > 0
-           (and where h = 0, which rounds to 0 either way) */
+    if (dbl) { /* 2c + 2^63 - 2^32: the high halves less m are g = hb - 1 */
         ce = co = _mm_set1_epi64x(0x7FFFFFFF80000000);
-        g = _mm_sub_epi32(quant__v_rq_hi(xb, m2, _mm_shuffle_epi32(m2, 0xF5), ce, co), _mm_shuffle_epi32(mv, _MM_SHUFFLE(3, 1, 2, 0)));
-        g = _mm_sub_epi32(g, _mm_srai_epi32(_mm_or_si128(g, tp), 31));
-    } else {
-        /* SINGLE: 2c = 2^31 where k = 0, t's top bit */
+    } else { /* SINGLE: 2c = 2^31 where k = 0 (t's top bit); 2^31 added to g after */
         ce = _mm_and_si128(t, low);
         co = _mm_and_si128(_mm_shuffle_epi32(t, 0xF5), low);
-        g = _mm_sub_epi32(quant__v_rq_hi(xb, m2, _mm_shuffle_epi32(m2, 0xF5), ce, co), _mm_shuffle_epi32(mv, _MM_SHUFFLE(3, 1, 2, 0)));
-        g = _mm_xor_si128(g, sign);
     }
+    g = _mm_sub_epi32(quant__v_rq_hi(xb, m2, _mm_shuffle_epi32(m2, 0xF5), ce, co), _mm_shuffle_epi32(mv, _MM_SHUFFLE(3, 1, 2, 0)));
+    /* DOUBLE: hb again where h > 0 or k = 0 (t's top bit), so that the
+       nudge is less 1 where h < 0 and k > 0, and where h = 0, which rounds
+       to 0 either way (floor((2^(k-1) - 1) / 2^k) = 0) */
+    g = dbl ? _mm_sub_epi32(g, _mm_srai_epi32(_mm_or_si128(g, tp), 31)) : _mm_xor_si128(g, sign);
     e = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(g, tp), _mm_set1_epi64x(1 << 30)), 31);
     o = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(_mm_shuffle_epi32(g, 0xF5), to), _mm_set1_epi64x(1 << 30)), 31);
     return _mm_sub_epi32(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(2, 0, 2, 0))), t);
