@@ -5016,31 +5016,64 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
                             _mm256_min_epu32(_mm256_and_si256(h, half), _mm256_set1_epi32(1)));
 }
 #elif QUANT__PASS == QUANT_SIMD_SSE2
-/* right shifts only, and one channel's parameters: SSE2's 64-bit shifts
-   take one count for the whole register */
+/* right shifts only, in 32-bit lanes as AVX2 does them, with no signed
+   product (pmuldq) and no shift by a count a lane. The product: xb = x +
+   2^31 (unsigned) times 2m (< 2^32) is 2xm + m 2^32, so that the high
+   half of xb 2m + 2c, less m, is h = floor((xm + c) / 2^31); the high
+   halves of the even and the odd products are taken in the order 0, 2, 1,
+   3 (one shufps), which the same step in the rounding shift undoes. */
 #  define QUANT__RQ_V_OK(k) (!(k)->left)
-QUANT__INLINE __m128i quant__v_rq_half(__m128i x, __m128i m, __m128i cnt, __m128i r, __m128i bias, __m128i c)
+QUANT__INLINE __m128i quant__v_rq_hi(__m128i xb, __m128i m2, __m128i m2o, __m128i ce, __m128i co)
 {
-    /* the unsigned product, less m * 2^32 where x < 0 (m >= 0) */
-    __m128i p = _mm_sub_epi64(_mm_mul_epu32(x, m), _mm_slli_epi64(_mm_and_si128(_mm_srai_epi32(x, 31), m), 32));
-    p = _mm_add_epi64(p, c);
-    /* less 2c where p < 0: the sign of each high half, copied to both halves */
-    p = _mm_sub_epi64(p, _mm_and_si128(_mm_shuffle_epi32(_mm_srai_epi32(p, 31), 0xF5), _mm_add_epi64(c, c)));
-    p = _mm_xor_si128(_mm_add_epi64(p, r), _mm_set_epi32((int)0x80000000u, 0, (int)0x80000000u, 0));
-    return _mm_sub_epi64(_mm_srl_epi64(p, cnt), bias);
+    const __m128i e = _mm_add_epi64(_mm_mul_epu32(xb, m2), ce);
+    const __m128i o = _mm_add_epi64(_mm_mul_epu32(_mm_shuffle_epi32(xb, 0xF5), m2o), co);
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
 }
 QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
                                           const quant__rqk *k)
 {
-    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)src);
-    const unsigned ts = (unsigned)(31 - sh[0]);
-    const __m128i mv = _mm_set1_epi32(m[0]), cnt = _mm_cvtsi32_si128((int)ts);
-    const __m128i r = _mm_set1_epi64x((long long)1 << (ts - 1u));
-    const __m128i bias = _mm_set1_epi64x((long long)((uint64_t)1 << (63u - ts)));
-    const __m128i c = _mm_set1_epi64x(k->rounding == QUANT_RQ_DOUBLE && sh[0] < 0 ? (long long)1 << 30 : 0);
-    const __m128i e = quant__v_rq_half(x, mv, cnt, r, bias, c), o = quant__v_rq_half(_mm_srli_epi64(x, 32), mv, cnt, r, bias, c);
-    (void)vec;
-    return _mm_or_si128(_mm_and_si128(e, _mm_set1_epi64x(0xFFFFFFFF)), _mm_slli_epi64(o, 32));
+    const __m128i sign = _mm_set1_epi32((int)0x80000000u), low = _mm_set1_epi64x(0x80000000);
+    const __m128i xb = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), sign);
+    const int dbl = k->rounding == QUANT_RQ_DOUBLE;
+    __m128i mv, m2, t, tp, to, ce, co, g, e, o;
+    if (!vec) {
+        /* one channel: the constant 2c - m 2^32 leaves h itself, and the
+           rounding shift (h >> k) + bit k - 1 of h takes one count (k - 1
+           = -1 shifts everything out) */
+        const int32_t s0 = sh[0];
+        const __m128i c = _mm_set1_epi64x((long long)((dbl || s0 == 0 ? (uint64_t)1 << 31 : 0u) -
+                                                      ((uint64_t)(uint32_t)m[0] << 32)));
+        const __m128i m2c = _mm_set1_epi32((int)((uint32_t)m[0] * 2u)), h = quant__v_rq_hi(xb, m2c, m2c, c, c);
+        const __m128i hn = dbl ? _mm_add_epi32(h, _mm_srai_epi32(_mm_and_si128(h, _mm_set1_epi32(s0)), 31)) : h;
+        const __m128i r = _mm_add_epi32(_mm_sra_epi32(hn, _mm_cvtsi32_si128(-s0)),
+                                        _mm_and_si128(_mm_srl_epi32(hn, _mm_cvtsi32_si128(-s0 - 1)), _mm_set1_epi32(1)));
+        return _mm_shuffle_epi32(r, _MM_SHUFFLE(3, 1, 2, 0));
+    }
+    /* per lane: t = 2^(31-k), the conversion of the float of bits (158 -
+       k) << 23 (k = 0: 2^31, which converts to 0x80000000, 2^31 as
+       unsigned); with hb = h + 2^31 (unsigned), floor((hb t + 2^30) /
+       2^31) = floor((hb + 2^(k-1)) / 2^k) for k > 0 and hb for k = 0, in
+       64 bits less than 2^63; less t, it is h's rounding shift */
+    mv = _mm_loadu_si128((const __m128i *)(const void *)m);
+    m2 = _mm_add_epi32(mv, mv);
+    t = _mm_cvttps_epi32(_mm_castsi128_ps(
+        _mm_slli_epi32(_mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)sh), _mm_set1_epi32(158)), 23)));
+    tp = _mm_shuffle_epi32(t, _MM_SHUFFLE(3, 1, 2, 0));
+    to = _mm_shuffle_epi32(t, _MM_SHUFFLE(3, 3, 2, 2));
+    if (dbl) { /* 2c + 2^63 - 2^32: the high halves less m are g = hb - 1 */
+        ce = co = _mm_set1_epi64x(0x7FFFFFFF80000000);
+    } else { /* SINGLE: 2c = 2^31 where k = 0 (t's top bit); 2^31 added to g after */
+        ce = _mm_and_si128(t, low);
+        co = _mm_and_si128(_mm_shuffle_epi32(t, 0xF5), low);
+    }
+    g = _mm_sub_epi32(quant__v_rq_hi(xb, m2, _mm_shuffle_epi32(m2, 0xF5), ce, co), _mm_shuffle_epi32(mv, _MM_SHUFFLE(3, 1, 2, 0)));
+    /* DOUBLE: hb again where h > 0 or k = 0 (t's top bit), so that the
+       nudge is less 1 where h < 0 and k > 0, and where h = 0, which rounds
+       to 0 either way (floor((2^(k-1) - 1) / 2^k) = 0) */
+    g = dbl ? _mm_sub_epi32(g, _mm_srai_epi32(_mm_or_si128(g, tp), 31)) : _mm_xor_si128(g, sign);
+    e = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(g, tp), _mm_set1_epi64x(1 << 30)), 31);
+    o = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(_mm_shuffle_epi32(g, 0xF5), to), _mm_set1_epi64x(1 << 30)), 31);
+    return _mm_sub_epi32(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(2, 0, 2, 0))), t);
 }
 #elif QUANT__PASS == QUANT_SIMD_NEON
 #  define QUANT__RQ_V_OK(k) 1
@@ -5208,8 +5241,7 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 }
 /* the tail, and what a backend's kernel does not take, is the scalar
    kernel's. The vector loop runs for: */
-#define QUANT__RQ_VEC(rnd, vec, k) \
-    ((rnd) == QUANT_RQ_FLOAT || (QUANT__RQ_V_OK(k) && ((vec) == 0 || QUANT__PASS != QUANT_SIMD_SSE2)))
+#define QUANT__RQ_VEC(rnd, k) ((rnd) == QUANT_RQ_FLOAT || QUANT__RQ_V_OK(k))
 QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                     const float *s, const int vec, const unsigned rnd, const quant__rqk *kp)
 {
@@ -5224,7 +5256,7 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
 #else
 #  define QUANT__RQ_LOOP(left, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1, &q)
 #endif
-    if (QUANT__RQ_VEC(rnd, vec, k)) {
+    if (QUANT__RQ_VEC(rnd, k)) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
         if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0);
         else
@@ -5275,8 +5307,8 @@ QUANT__INLINE size_t quant__v_rq_first(int32_t *rep, const int32_t *p, size_t ro
    many whole rows as fit in QUANT__RQ_REP words (run of them), and 4 W
    more, so that a block of 4 W elements may start anywhere before run;
    the vector loop then takes the tensor in one pass, its parameter index
-   wrapping at run. Where it cannot (AVX2's and SSE2's left shifts, and
-   SSE2's per-channel fixed point) the scalar kernel takes a run a call. */
+   wrapping at run. Where it cannot (AVX2's and SSE2's left shifts) the
+   scalar kernel takes a run a call. */
 QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                     const float *s, const unsigned rnd, const quant__rqk *kp)
 {
@@ -5295,7 +5327,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         m = rep.i;
         sh = rep.i + half;
     }
-    if (QUANT__RQ_VEC(rnd, 1, &k1)) {
+    if (QUANT__RQ_VEC(rnd, &k1)) {
         k1.period = run;
         quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
     } else {

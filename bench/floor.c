@@ -28,6 +28,10 @@
                 so every correct kernel does at least this
      floor avx2 the same with AVX2's 8 lanes: the bound for quant.h's
                 AVX2 kernel (time that with quant-bench built -Dsimd=avx2)
+     floor sse2 the same with SSE2's 4 lanes: pmuludq (SSE2 has no signed
+                product; its correction left out), the high halves taken
+                with one shufps, the packs: the bound for the SSE2 kernel
+                (the quant.h row is SSE2's in a -Dsimd=sse2 build)
 
    requantize s32 -> s8, FLOAT (XNNPACK's fp32 requantization), per
    channel, the same layout and bytes:
@@ -384,6 +388,31 @@ T256 __attribute__((noinline)) static void rq_floor2_loop(const void *srcv, void
         for (j = 0; j < C; j += 32)
             store_packed2(dst + i + j, high_products2(src + i + j, rq_m + j), high_products2(src + i + j + 8, rq_m + j + 8),
                           high_products2(src + i + j + 16, rq_m + j + 16), high_products2(src + i + j + 24, rq_m + j + 24));
+}
+
+/* the same with SSE2, 4 lanes a vector, 16 bytes a store: pmuludq (no
+   signed product, and no correction for it here) on the even lanes and on
+   the odd ones moved down, the high halves taken with one shufps (in the
+   order 0, 2, 1, 3, left so) */
+static inline __m128i high_products_sse2(const int32_t *x, const int32_t *m)
+{
+    const __m128i xv = _mm_loadu_si128((const __m128i *)(const void *)x), mv = _mm_loadu_si128((const __m128i *)(const void *)m);
+    const __m128i e = _mm_mul_epu32(xv, mv), o = _mm_mul_epu32(_mm_shuffle_epi32(xv, 0xF5), _mm_shuffle_epi32(mv, 0xF5));
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+__attribute__((noinline)) static void rq_floor_sse2_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 16)
+            _mm_storeu_si128((__m128i *)(void *)(dst + i + j),
+                             _mm_packs_epi16(_mm_packs_epi32(high_products_sse2(src + i + j, rq_m + j),
+                                                             high_products_sse2(src + i + j + 4, rq_m + j + 4)),
+                                             _mm_packs_epi32(high_products_sse2(src + i + j + 8, rq_m + j + 8),
+                                                             high_products_sse2(src + i + j + 12, rq_m + j + 12))));
 }
 
 __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
@@ -829,8 +858,8 @@ int main(int argc, char **argv)
 {
     static const fcase cases[] = {
         { "bf16 -> s8", 2, 0, 1, limit16, { "floor", "floor+nan", "quant.h" }, { floor_loop, floor_nan_loop, bf16_loop } },
-        { "requantize s32 -> s8, double, per channel", 4, 0, 1, limit32, { "floor", "quant.h", "floor avx2" },
-          { rq_floor_loop, rq_loop, rq_floor2_loop } },
+        { "requantize s32 -> s8, double, per channel", 4, 0, 1, limit32, { "floor", "quant.h", "floor avx2", "floor sse2" },
+          { rq_floor_loop, rq_loop, rq_floor2_loop, rq_floor_sse2_loop } },
         { "requantize s32 -> s8, float, per channel", 4, 0, 1, limit32, { "floor", "floor+clamp", "quant.h", "floor avx2" },
           { rqf_floor_loop, rqf_clamp_loop, rqf_loop, rqf_floor2_loop } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, 1, limit32, { "floor", "quant.h", NULL },

@@ -356,6 +356,9 @@ static void per_channel(void)
                         /* shifts spread over [-31, 30], the ends included */
                         sh[i] = i == 0 ? -31 : i == nch - 1 ? 30 : (int32_t)(check_rand() % 62) - 31;
                         if (rep & 1) sh[i] = (int32_t)(check_rand() % 20) - 18; /* where the outputs are not all saturated */
+                        /* right shifts only, 0 and -31 in every lane position: the
+                           vector kernels that take no left shift run */
+                        if (rep == 3) sh[i] = i % 5 == 0 ? 0 : i % 7 == 1 ? -31 : -(int32_t)(check_rand() % 20);
                         sc[i] = rand_scale();
                     }
                     for (i = 0; i < n; ++i) {
