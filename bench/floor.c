@@ -1,8 +1,7 @@
 /* floor: how fast can a kernel be on this CPU? For the kernels whose
    arithmetic keeps them from the memory-traffic limit in cache, times side
    by side the limit loop of quant-bench, loops that do less than any
-   correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements
-   (requantize also at 16 Mi).
+   correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
 
      floor [--runs N] [--only TITLE-PREFIX]
 
@@ -812,12 +811,11 @@ typedef struct fcase {
 
 static void run_case(const fcase *fc, int runs)
 {
-    static const size_t sizes[4] = { 4096, 65536, 1048576, 16777216 };
-    const int big = strncmp(fc->title, "requantize", 10) == 0; /* also 16 Mi */
+    static const size_t sizes[3] = { 4096, 65536, 1048576 };
     int si, round, k;
     printf("%s on %s; median of %d rounds\n", fc->title, quant_backend(), runs);
     printf("%-10s %9s %9s %8s\n", "loop", "n", "ns/elem", "x limit");
-    for (si = 0; si < (big ? 4 : 3); ++si) {
+    for (si = 0; si < 3; ++si) {
         const size_t n = sizes[si];
         const int reps = (int)(200000000u / n) + 1;
         const size_t sbytes = fc->esize ? n * fc->esize : n / 32 * Q4B;
