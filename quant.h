@@ -1463,6 +1463,9 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_fixed QUANT__SFX(quant__v_rq_fixed)
 #define quant__v_rq_half QUANT__SFX(quant__v_rq_half)
 #define quant__v_rq_right QUANT__SFX(quant__v_rq_right)
+#define quant__v_rq_w8 QUANT__SFX(quant__v_rq_w8)
+#define quant__v_rq_wide QUANT__SFX(quant__v_rq_wide)
+#define quant__v_rq_wput QUANT__SFX(quant__v_rq_wput)
 #define quant__v_rq_one QUANT__SFX(quant__v_rq_one)
 #define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
 #define quant__v_rq_repeat QUANT__SFX(quant__v_rq_repeat)
@@ -4806,6 +4809,7 @@ typedef struct quant__rqk {
 #if QUANT__X86
     size_t row;    /* channels last, row of them a row of src (the parameters repeat), else 0 */
     size_t period; /* inside the kernel: the parameters' index wraps from period to 0 (0: never) */
+    const int64_t *w; /* AVX-512, right shifts: the wide layout (quant__v_rq_rows), or NULL */
 #endif
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
@@ -4825,6 +4829,11 @@ typedef struct quant__rqk {
    (about 8 KiB of stack, FLOAT 4), so that one pass of the loop takes the
    whole tensor of short rows */
 #define QUANT__RQ_REP 1024
+/* AVX-512, DOUBLE and SINGLE with right shifts, rows of at most this many
+   channels: three 64-bit parameters an element laid out for this many
+   elements of rows and 5 W more (about 8 KiB of stack) */
+#define QUANT__RQ_WREP 256
+#define QUANT__RQ_WN (QUANT__RQ_WREP + 5 * QUANT__W)
 
 /* floor(v / 2^s) for 0 <= s <= 63 (C leaves >> of a negative value to the
    implementation; compilers make this one arithmetic shift) */
@@ -4973,6 +4982,45 @@ QUANT__INLINE quant__vi quant__v_rq_right(const int32_t *src, const int32_t *m, 
     if (dbl) h = _mm512_add_epi32(h, _mm512_srai_epi32(_mm512_and_si512(h, s), 31));
     r = _mm512_srav_epi32(h, k);
     r = _mm512_mask_add_epi32(r, _mm512_test_epi32_mask(h, half), r, _mm512_set1_epi32(1));
+    return clamp ? _mm512_min_epi32(_mm512_max_epi32(r, lo), hi) : r;
+}
+/* Right shifts in 64-bit lanes, from three parameters an element: with k
+   = -shift, the result is floor((p + a) / 2^s) for p = x m (exact), s =
+   31 + k and a = 2^(30+k) (SINGLE, any k), or floor((p + a - [x < 0]
+   2^31) / 2^s) with a = 2^(30+k) + 2^30 (DOUBLE, k > 0: quant__rq_fixed64's
+   folded formula, with x's sign for p's; where they differ, p is in
+   [-2^30, 0] and either form gives 0). |result| < 2^31. Eight elements: */
+QUANT__INLINE __m512i quant__v_rq_w8(const int32_t *src, __m512i m, __m512i a, __m512i s, int dbl)
+{
+    const __m512i x = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)src));
+    __m512i t = _mm512_add_epi64(_mm512_mul_epi32(x, m), a);
+    if (dbl) t = _mm512_mask_sub_epi64(t, _mm512_movepi64_mask(x), t, _mm512_set1_epi64((int64_t)1 << 31));
+    return _mm512_srav_epi64(t, s);
+}
+/* the parameters of eight elements from m[0..8) and sh[0..8) (right
+   shifts), stored at w, w + QUANT__RQ_WN and w + 2 QUANT__RQ_WN (m, a,
+   s); nonzero where a shift is 0 (DOUBLE cannot take the layout then) */
+QUANT__INLINE unsigned quant__v_rq_wput(int64_t *w, const int32_t *m, const int32_t *sh, int dbl)
+{
+    const __m512i k = _mm512_sub_epi64(_mm512_setzero_si512(),
+                                       _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)sh)));
+    const __m512i e = _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_add_epi64(k, _mm512_set1_epi64(30)));
+    _mm512_storeu_si512((void *)w, _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)m)));
+    _mm512_storeu_si512((void *)(w + QUANT__RQ_WN), dbl ? _mm512_add_epi64(e, _mm512_set1_epi64(1 << 30)) : e);
+    _mm512_storeu_si512((void *)(w + 2 * QUANT__RQ_WN), _mm512_add_epi64(k, _mm512_set1_epi64(31)));
+    return _mm512_test_epi64_mask(k, k) != 0xFF;
+}
+/* a vector: from the wide layout at w (vec), or one set of parameters
+   w[0], w[1], w[2] */
+QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m512i lo, __m512i hi,
+                                         const int clamp)
+{
+    const size_t n = vec ? QUANT__RQ_WN : 1u;
+#  define QUANT__RQ_WV(j, o) (vec ? _mm512_loadu_si512((const void *)(w + (j) * n + (o))) : _mm512_set1_epi64(w[j]))
+    const __m512i e = quant__v_rq_w8(src, QUANT__RQ_WV(0, 0), QUANT__RQ_WV(1, 0), QUANT__RQ_WV(2, 0), dbl);
+    const __m512i o = quant__v_rq_w8(src + 8, QUANT__RQ_WV(0, 8), QUANT__RQ_WV(1, 8), QUANT__RQ_WV(2, 8), dbl);
+#  undef QUANT__RQ_WV
+    const __m512i r = _mm512_permutex2var_epi32(e, _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0), o);
     return clamp ? _mm512_min_epi32(_mm512_max_epi32(r, lo), hi) : r;
 }
 QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, const int32_t *sh, int vec,
@@ -5146,8 +5194,8 @@ QUANT__INLINE void quant__v_rq_put(void *dst, size_t i, quant__vi q, unsigned ou
    shifts always); m, sh and s are the parameter arrays (vec) or one
    channel's values held in locals */
 QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, const int32_t *sh, const float *s,
-                                        const int vec, const unsigned rnd, const int left, const quant__rqk *k,
-                                        quant__vi lo, quant__vi hi, const int clamp)
+                                        const int64_t *w, const int vec, const unsigned rnd, const int left,
+                                        const int wide, const quant__rqk *k, quant__vi lo, quant__vi hi, const int clamp)
 {
     if (rnd == QUANT_RQ_FLOAT) {
         /* without clamp (x86, the activation range the whole type) the
@@ -5157,10 +5205,13 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
         return quant__cvt(quant__min(y, quant__setf((float)k->hi)));
     }
 #if QUANT__PASS == QUANT_SIMD_AVX512
+    if (wide) return quant__v_rq_wide(src, w, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
     if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
     return quant__v_rq_fixed(src, m, sh, vec, k);
 #else
     (void)left;
+    (void)w;
+    (void)wide;
     if (!clamp) return quant__v_rq_fixed(src, m, sh, vec, k);
     return quant__mini(QUANT__RQ_MAX(quant__v_rq_fixed(src, m, sh, vec, k), lo), hi);
 #endif
@@ -5174,7 +5225,7 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
    a test) */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const int full, const quant__rqk *k, const int sgn, size_t *pq)
+                                      const int wide, const int full, const quant__rqk *k, const int sgn, size_t *pq)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5183,6 +5234,14 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const float f0 = fl ? s[0] : 0.0f;
     const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
     const float *const sp = vec && fl ? s : &f0;
+#if QUANT__PASS == QUANT_SIMD_AVX512
+    /* wide, one channel: its three parameters (quant__v_rq_wput's) */
+    const int32_t kk = s0 <= 0 ? -s0 : 0; /* (unused with a left shift) */
+    const int64_t w0[3] = { m0, ((int64_t)1 << (30 + kk)) + (rnd == QUANT_RQ_DOUBLE ? (int64_t)1 << 30 : 0), 31 + kk };
+    const int64_t *const wp = vec ? k->w : w0;
+#else
+    const int64_t *const wp = NULL;
+#endif
 #if QUANT__X86
     const size_t per = k->period ? k->period : (size_t)-1;
 #else
@@ -5191,7 +5250,8 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const size_t step = vec ? 1u : 0u;
     size_t i = 0, q = 0; /* element i has the parameters at q */
 #define QUANT__RQ_ONE(j, c) \
-    quant__v_rq_one(src + i + (j), mp + (q + (j)) * step, shp + (q + (j)) * step, sp + (q + (j)) * step, vec, rnd, left, k, lo, hi, c)
+    quant__v_rq_one(src + i + (j), mp + (q + (j)) * step, shp + (q + (j)) * step, sp + (q + (j)) * step, \
+                    wp ? wp + (q + (j)) * step : wp, vec, rnd, left, wide, k, lo, hi, c)
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
 #  define QUANT__RQ_X4(nt)                                                                                      \
@@ -5250,28 +5310,42 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
     size_t i = 0, q = 0;
     k1.rounding = (unsigned char)rnd;
 #if QUANT__X86
-#  define QUANT__RQ_LOOP(left, full)                                                                       \
-    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1, &q)      \
-                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 0, &q))
+#  define QUANT__RQ_LOOP(left, wide, full)                                                                       \
+    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 1, &q)      \
+                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 0, &q))
 #else
-#  define QUANT__RQ_LOOP(left, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, full, k, 1, &q)
+#  define QUANT__RQ_LOOP(left, wide, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 1, &q)
 #endif
     if (QUANT__RQ_VEC(rnd, k)) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
-        if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0);
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0, 0);
+        else if (rnd != QUANT_RQ_FLOAT && (vec ? k->w != NULL : rnd == QUANT_RQ_SINGLE || sh[0] != 0))
+            i = k->full ? QUANT__RQ_LOOP(0, 1, 1) : QUANT__RQ_LOOP(0, 1, 0);
         else
 #endif
 #if QUANT__X86
-        if (k->full) i = QUANT__RQ_LOOP(0, 1);
+        if (k->full) i = QUANT__RQ_LOOP(0, 0, 1);
         else
 #endif
-            i = QUANT__RQ_LOOP(0, 0);
+            i = QUANT__RQ_LOOP(0, 0, 0);
     }
 #undef QUANT__RQ_LOOP
     if (i < n) { /* fewer than W (or all of them, where the vector loop cannot run, with period 0) */
-        const size_t b = vec ? q : 0;
-        quant__scalar_rq(src + i, QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i),
-                         n - i, m ? m + b : m, sh ? sh + b : sh, s ? s + b : s, (size_t)vec, k);
+        size_t b = vec ? q : 0, len = n - i;
+#  define QUANT__RQ_DST (QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i))
+#if QUANT__PASS == QUANT_SIMD_AVX512
+        if (vec && k->w) { /* no 32-bit copy of the parameters: the caller's, a row at a time */
+            b = q % k->row;
+            while (b + len > k->row) {
+                quant__scalar_rq(src + i, QUANT__RQ_DST, k->row - b, m + b, sh + b, s, 1, k);
+                i += k->row - b;
+                len -= k->row - b;
+                b = 0;
+            }
+        }
+#endif
+        quant__scalar_rq(src + i, QUANT__RQ_DST, len, m ? m + b : m, sh ? sh + b : sh, s ? s + b : s, (size_t)vec, k);
+#  undef QUANT__RQ_DST
     }
 }
 #if QUANT__X86
@@ -5312,12 +5386,49 @@ QUANT__INLINE size_t quant__v_rq_first(int32_t *rep, const int32_t *p, size_t ro
 QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                     const float *s, const unsigned rnd, const quant__rqk *kp)
 {
-    union { float f[QUANT__RQ_REP + 5 * QUANT__W]; int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)]; } rep;
+    union {
+        float f[QUANT__RQ_REP + 5 * QUANT__W];
+        int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)];
+#if QUANT__PASS == QUANT_SIMD_AVX512
+        int64_t w[3 * QUANT__RQ_WN];
+        __m512i align; /* whole vectors: no load of the layout splits a cache line */
+#endif
+    } rep;
     const size_t run = QUANT__RQ_REP / kp->row * kp->row, fill = run + 4 * QUANT__W, half = QUANT__RQ_REP + 5 * QUANT__W;
     const size_t esize = QUANT__S16 && kp->out == QUANT__RQ_S16 ? 2u : 1u;
     quant__rqk k1 = *kp;
     size_t e;
     k1.rounding = (unsigned char)rnd;
+#if QUANT__PASS == QUANT_SIMD_AVX512
+    if (rnd != QUANT_RQ_FLOAT && !kp->left && kp->row <= QUANT__RQ_WREP) {
+        /* the wide layout: one row's parameters (a short row repeated to
+           8 or more), then repeated as 32-bit words */
+        const size_t row = kp->row, runw = QUANT__RQ_WREP / row * row;
+        const int dbl = rnd == QUANT_RQ_DOUBLE;
+        size_t f = row, j, c = 0;
+        unsigned zero = 0;
+        if (row >= 8) {
+            for (j = 0; j + 8 < row; j += 8) zero |= quant__v_rq_wput(rep.w + j, m + j, sh + j, dbl);
+            zero |= quant__v_rq_wput(rep.w + row - 8, m + row - 8, sh + row - 8, dbl);
+        } else {
+            int32_t tm[16], ts[16];
+            while (f < 8) f += row;
+            for (j = 0; j < f; ++j) {
+                tm[j] = m[c];
+                ts[j] = sh[c];
+                if (++c == row) c = 0;
+            }
+            zero = quant__v_rq_wput(rep.w, tm, ts, dbl) | quant__v_rq_wput(rep.w + f - 8, tm + f - 8, ts + f - 8, dbl);
+        }
+        if (!(dbl && zero)) {
+            for (j = 0; j < 3; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
+            k1.period = runw;
+            k1.w = rep.w;
+            quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
+            return;
+        }
+    }
+#endif
     if (rnd == QUANT_RQ_FLOAT) {
         quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, (const int32_t *)(const void *)s, kp->row), fill);
         s = rep.f;
@@ -9750,6 +9861,9 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_fixed
 #undef quant__v_rq_half
 #undef quant__v_rq_right
+#undef quant__v_rq_w8
+#undef quant__v_rq_wide
+#undef quant__v_rq_wput
 #undef quant__v_rq_one
 #undef quant__v_rq_loop
 #undef quant__v_rq_repeat
@@ -12129,6 +12243,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
 #if QUANT__X86
     k.row = 0;
     k.period = 0;
+    k.w = NULL;
 #endif
 #if QUANT__SIMD_ANY
     {
