@@ -4829,9 +4829,10 @@ typedef struct quant__rqk {
    (about 8 KiB of stack, FLOAT 4), so that one pass of the loop takes the
    whole tensor of short rows */
 #define QUANT__RQ_REP 1024
-/* AVX-512, DOUBLE and SINGLE with right shifts, rows of at most this many
-   channels: three 64-bit parameters an element laid out for this many
-   elements of rows and 5 W more (about 8 KiB of stack) */
+/* AVX-512 and AVX2, DOUBLE and SINGLE with right shifts, rows of at most
+   this many channels: three (AVX2: four) 64-bit parameters an element laid
+   out for this many elements of rows and 5 W more (8 KiB of stack, AVX2
+   9.5) */
 #define QUANT__RQ_WREP 256
 #define QUANT__RQ_WN (QUANT__RQ_WREP + 5 * QUANT__W)
 
@@ -4937,6 +4938,17 @@ QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, co
 
 #elif QUANT__PART == 2 && QUANT__RQ
 
+/* the wide form (quant__v_rq_w8): parameters laid out as 64-bit words,
+   QUANT__RQ_WK of them an element */
+#if QUANT__PASS == QUANT_SIMD_AVX512
+#  define QUANT__RQ_WIDE 1
+#  define QUANT__RQ_WK 3
+#elif QUANT__PASS == QUANT_SIMD_AVX2
+#  define QUANT__RQ_WIDE 1
+#  define QUANT__RQ_WK 4
+#else
+#  define QUANT__RQ_WIDE 0
+#endif
 /* W lanes of quant__rq_fixed before the clamp, from src[0..W), with the
    parameters of m[0], sh[0] (step 0) or m[0..W), sh[0..W) (step 1). */
 #if QUANT__PASS == QUANT_SIMD_AVX512
@@ -5039,6 +5051,56 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
     return _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32));
 }
 #elif QUANT__PASS == QUANT_SIMD_AVX2
+/* The wide form in 4 lanes of 64 bits, as AVX-512's quant__v_rq_w8 (see
+   there), but with no arithmetic 64-bit shift: a holds 2^62 more, which
+   keeps t above 0, and the logical shift gives the result plus e =
+   2^(62-s) = 2^(31-k), the fourth parameter, taken off before the
+   narrowing. DOUBLE's -2^31 where x < 0 is x's sign extension and bit 31,
+   x & ~(2^31 - 1). */
+QUANT__INLINE __m256i quant__v_rq_w8(const int32_t *src, __m256i m, __m256i a, __m256i s, __m256i e, int dbl)
+{
+    const __m256i x = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(const void *)src));
+    __m256i t = _mm256_add_epi64(_mm256_mul_epi32(x, m), a);
+    if (dbl) t = _mm256_add_epi64(t, _mm256_and_si256(x, _mm256_set1_epi64x(-((long long)1 << 31))));
+    return _mm256_sub_epi64(_mm256_srlv_epi64(t, s), e);
+}
+/* the parameters of eight elements from m[0..8) and sh[0..8) (right
+   shifts), at w + j QUANT__RQ_WN for j = 0 to 3 (m, a, s, e); nonzero
+   where a shift is 0 (DOUBLE cannot take the layout then) */
+QUANT__INLINE unsigned quant__v_rq_wput(int64_t *w, const int32_t *m, const int32_t *sh, int dbl)
+{
+    const __m256i one = _mm256_set1_epi64x(1), b = _mm256_set1_epi64x(((long long)1 << 62) + (dbl ? 1 << 30 : 0));
+    unsigned zero = 0;
+    size_t h;
+    for (h = 0; h < 8; h += 4) {
+        const __m256i k = _mm256_sub_epi64(_mm256_setzero_si256(),
+                                           _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(sh + h))));
+        _mm256_storeu_si256((__m256i *)(void *)(w + h), _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(m + h))));
+        _mm256_storeu_si256((__m256i *)(void *)(w + QUANT__RQ_WN + h),
+                            _mm256_add_epi64(_mm256_sllv_epi64(one, _mm256_add_epi64(k, _mm256_set1_epi64x(30))), b));
+        _mm256_storeu_si256((__m256i *)(void *)(w + 2 * QUANT__RQ_WN + h), _mm256_add_epi64(k, _mm256_set1_epi64x(31)));
+        _mm256_storeu_si256((__m256i *)(void *)(w + 3 * QUANT__RQ_WN + h),
+                            _mm256_sllv_epi64(one, _mm256_sub_epi64(_mm256_set1_epi64x(31), k)));
+        zero |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(k, _mm256_setzero_si256())));
+    }
+    return zero;
+}
+/* a vector: from the wide layout at w (vec), or one set of parameters
+   w[0] to w[3]; the results' low halves in order */
+QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m256i lo, __m256i hi,
+                                         const int clamp)
+{
+    const size_t n = vec ? QUANT__RQ_WN : 1u;
+#  define QUANT__RQ_WV(j, o) \
+    (vec ? _mm256_loadu_si256((const __m256i *)(const void *)(w + (j) * n + (o))) : _mm256_set1_epi64x(w[j]))
+    const __m256i a = quant__v_rq_w8(src, QUANT__RQ_WV(0, 0), QUANT__RQ_WV(1, 0), QUANT__RQ_WV(2, 0), QUANT__RQ_WV(3, 0), dbl);
+    const __m256i b = quant__v_rq_w8(src + 4, QUANT__RQ_WV(0, 4), QUANT__RQ_WV(1, 4), QUANT__RQ_WV(2, 4), QUANT__RQ_WV(3, 4), dbl);
+#  undef QUANT__RQ_WV
+    const __m256i r = _mm256_permute4x64_epi64(
+        _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0))),
+        _MM_SHUFFLE(3, 1, 2, 0));
+    return clamp ? _mm256_min_epi32(_mm256_max_epi32(r, lo), hi) : r;
+}
 /* right shifts only, in 32-bit lanes as AVX-512's quant__v_rq_right does
    them (see there); the rounding bit is min(h & 2^(k-1), 1) */
 #  define QUANT__RQ_V_OK(k) (!(k)->left)
@@ -5223,6 +5285,9 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
     if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
     return quant__v_rq_fixed(src, m, sh, vec, k);
 #else
+#  if QUANT__PASS == QUANT_SIMD_AVX2
+    if (wide) return quant__v_rq_wide(src, w, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
+#  endif
     (void)left;
     (void)w;
     (void)wide;
@@ -5248,10 +5313,13 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const float f0 = fl ? s[0] : 0.0f;
     const int32_t *const mp = vec && !fl ? m : &m0, *const shp = vec && !fl ? sh : &s0;
     const float *const sp = vec && fl ? s : &f0;
-#if QUANT__PASS == QUANT_SIMD_AVX512
-    /* wide, one channel: its three parameters (quant__v_rq_wput's) */
+#if QUANT__RQ_WIDE
+    /* wide, one channel: its parameters (quant__v_rq_wput's) */
     const int32_t kk = s0 <= 0 ? -s0 : 0; /* (unused with a left shift) */
-    const int64_t w0[3] = { m0, ((int64_t)1 << (30 + kk)) + (rnd == QUANT_RQ_DOUBLE ? (int64_t)1 << 30 : 0), 31 + kk };
+    const int64_t w0[4] = { m0,
+                            ((int64_t)1 << (30 + kk)) + (rnd == QUANT_RQ_DOUBLE ? (int64_t)1 << 30 : 0) +
+                                (QUANT__PASS == QUANT_SIMD_AVX2 ? (int64_t)1 << 62 : 0),
+                            31 + kk, (int64_t)1 << (31 - kk) };
     const int64_t *const wp = vec ? k->w : w0;
 #else
     const int64_t *const wp = NULL;
@@ -5339,7 +5407,10 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
     if (QUANT__RQ_VEC(rnd, k)) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
         if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0, 0);
-        else if (rnd != QUANT_RQ_FLOAT && (vec ? k->w != NULL : rnd == QUANT_RQ_SINGLE || sh[0] != 0))
+        else
+#endif
+#if QUANT__RQ_WIDE
+        if (rnd != QUANT_RQ_FLOAT && (vec ? k->w != NULL : rnd == QUANT_RQ_SINGLE || sh[0] != 0))
             i = k->full ? QUANT__RQ_LOOP(0, 1, 1) : QUANT__RQ_LOOP(0, 1, 0);
         else
 #endif
@@ -5353,7 +5424,7 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
     if (i < n) { /* fewer than W (or all of them, where the vector loop cannot run, with period 0) */
         size_t b = vec ? q : 0, len = n - i;
 #  define QUANT__RQ_DST (QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i))
-#if QUANT__PASS == QUANT_SIMD_AVX512
+#if QUANT__RQ_WIDE
         if (vec && k->w) { /* no 32-bit copy of the parameters: the caller's, a row at a time */
             b = q % k->row;
             while (b + len > k->row) {
@@ -5409,9 +5480,9 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
     union {
         float f[QUANT__RQ_REP + 5 * QUANT__W];
         int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)];
-#if QUANT__PASS == QUANT_SIMD_AVX512
-        int64_t w[3 * QUANT__RQ_WN];
-        __m512i align; /* whole vectors: no load of the layout splits a cache line */
+#if QUANT__RQ_WIDE
+        int64_t w[QUANT__RQ_WK * QUANT__RQ_WN];
+        quant__vi align; /* whole vectors: no load of the layout splits a cache line */
 #endif
     } rep;
     const size_t run = QUANT__RQ_REP / kp->row * kp->row, fill = run + 4 * QUANT__W, half = QUANT__RQ_REP + 5 * QUANT__W;
@@ -5419,7 +5490,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
     quant__rqk k1 = *kp;
     size_t e;
     k1.rounding = (unsigned char)rnd;
-#if QUANT__PASS == QUANT_SIMD_AVX512
+#if QUANT__RQ_WIDE
     if (rnd != QUANT_RQ_FLOAT && !kp->left && kp->row <= QUANT__RQ_WREP) {
         /* the wide layout: one row's parameters (a short row repeated to
            8 or more), then repeated as 32-bit words */
@@ -5441,7 +5512,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
             zero = quant__v_rq_wput(rep.w, tm, ts, dbl) | quant__v_rq_wput(rep.w + f - 8, tm + f - 8, ts + f - 8, dbl);
         }
         if (!(dbl && zero)) {
-            for (j = 0; j < 3; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
+            for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
             k1.period = runw;
             k1.w = rep.w;
             quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
@@ -5494,6 +5565,8 @@ QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, cons
 #undef QUANT__RQ_MAX
 #undef QUANT__RQ_PF
 #undef QUANT__RQ_AHEAD
+#undef QUANT__RQ_WIDE
+#undef QUANT__RQ_WK
 
 #elif QUANT__PART == 3 && QUANT__RQ
 
