@@ -113,7 +113,8 @@
                      fits them.
    QUANT_PREFETCH_BYTES  x86: a quantize kernel call that reads at least
                      this many bytes (default 1 MiB; 0: never) prefetches
-                     its source 8 KiB ahead.
+                     its source 8 KiB ahead; a FLOAT requantize that
+                     streams prefetches 2.5 KiB ahead (0: never).
 
    ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
 
