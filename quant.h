@@ -4810,7 +4810,7 @@ typedef struct quant__rqk {
 #if QUANT__X86
     size_t row;    /* channels last, row of them a row of src (the parameters repeat), else 0 */
     size_t period; /* inside the kernel: the parameters' index wraps from period to 0 (0: never) */
-    const int64_t *w; /* AVX-512, right shifts: the wide layout (quant__v_rq_rows), or NULL */
+    const int64_t *w; /* AVX-512 and AVX2, right shifts: the wide layout (quant__v_rq_rows), or NULL */
 #endif
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
