@@ -1356,6 +1356,14 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #else
 #  define QUANT__SFX(name) name##_neon
 #endif
+/* The dispatch build's second AVX-512 pass (VBMI, DQ) compiles only the
+   families whose code differs from the first's; for the others
+   (QUANT__TWIN) its names are the first pass's functions. */
+#if QUANT__DISPATCH && QUANT__PASS_VBMI
+#  define QUANT__TWIN 1
+#else
+#  define QUANT__TWIN 0
+#endif
 #define quant__add QUANT__SFX(quant__add)
 #define quant__addi QUANT__SFX(quant__addi)
 #define quant__and QUANT__SFX(quant__and)
@@ -1460,6 +1468,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__simd_f4_row QUANT__SFX(quant__simd_f4_row)
 #define quant__simd_rq QUANT__SFX(quant__simd_rq)
 #define quant__v_rq_body QUANT__SFX(quant__v_rq_body)
+#define quant__v_rq_forms QUANT__SFX(quant__v_rq_forms)
 #define quant__v_rq_put QUANT__SFX(quant__v_rq_put)
 #define quant__v_rq_fixed QUANT__SFX(quant__v_rq_fixed)
 #define quant__v_rq_half QUANT__SFX(quant__v_rq_half)
@@ -2554,6 +2563,10 @@ QUANT__INLINE void quant__v_f32_to_i8_body(const float *src, uint8_t *dst, size_
     if (i < n) quant__scalar_f32_to_i8(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep, f);
 }
 
+#if QUANT__TWIN
+#  define quant__simd_f32_to_i8_avx512vbmi quant__simd_f32_to_i8_avx512
+#  define quant__simd_f32_to_i8_rows_avx512vbmi quant__simd_f32_to_i8_rows_avx512
+#else
 QUANT__PRIVATE void quant__simd_f32_to_i8(const float *src, uint8_t *dst, size_t n,
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, size_t period, unsigned f)
@@ -2593,6 +2606,7 @@ QUANT__PRIVATE void quant__simd_f32_to_i8_rows(const float *src, uint8_t *dst, s
     }
 #undef QUANT__CASE
 }
+#endif /* QUANT__TWIN */
 
 #elif QUANT__PART == 3
 
@@ -2764,6 +2778,11 @@ QUANT__INLINE void quant__v_i32_to_f32_body(const int32_t *src, float *dst, size
     if (i < n) quant__scalar_i32_to_f32(src + i, dst + i, n - i, scale + so * sstep, sstep, zp + so * zstep, zstep);
 }
 
+#if QUANT__TWIN
+#  define quant__simd_i8_to_f32_avx512vbmi quant__simd_i8_to_f32_avx512
+#  define quant__simd_i8_to_f32_rows_avx512vbmi quant__simd_i8_to_f32_rows_avx512
+#  define quant__simd_i32_to_f32_avx512vbmi quant__simd_i32_to_f32_avx512
+#else
 QUANT__PRIVATE void quant__simd_i8_to_f32(const uint8_t *src, float *dst, size_t n,
                                           const float *scale, size_t sstep,
                                           const int32_t *zp, size_t zstep, size_t period, unsigned f)
@@ -2798,6 +2817,7 @@ QUANT__PRIVATE void quant__simd_i32_to_f32(const int32_t *src, float *dst, size_
     if (sstep) quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, QUANT__F_VEC);
     else quant__v_i32_to_f32_body(src, dst, n, scale, zp, zstep, period, 0);
 }
+#endif /* QUANT__TWIN */
 
 #elif QUANT__PART == 3
 
@@ -5440,6 +5460,21 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
 #  undef QUANT__RQ_DST
     }
 }
+/* the body's six forms (vec, and the rounding, constants in each), in
+   one function that quant__simd_rq and quant__v_rq_rows share: a form
+   inlined is some ten loops of four-vector blocks */
+QUANT__NOINLINE void quant__v_rq_forms(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
+                                       const float *s, const int vec, const quant__rqk *k)
+{
+    switch (k->rounding * 2u + (vec ? 1u : 0u)) { /* a loop for each, with no tests of either in it */
+    case QUANT_RQ_DOUBLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_DOUBLE, k); break;
+    case QUANT_RQ_DOUBLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_DOUBLE, k); break;
+    case QUANT_RQ_SINGLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_SINGLE, k); break;
+    case QUANT_RQ_SINGLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_SINGLE, k); break;
+    case QUANT_RQ_FLOAT * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_FLOAT, k); break;
+    default: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_FLOAT, k); break;
+    }
+}
 #if QUANT__X86
 /* rep[f..run) from rep[0..f), f >= W words already there: whole vectors,
    the last one past run (rep has W words to spare) */
@@ -5516,7 +5551,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
             for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
             k1.period = runw;
             k1.w = rep.w;
-            quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
+            quant__v_rq_forms(src, dst, n, m, sh, s, 1, &k1);
             return;
         }
     }
@@ -5532,13 +5567,16 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
     }
     if (QUANT__RQ_VEC(rnd, &k1)) {
         k1.period = run;
-        quant__v_rq_body(src, dst, n, m, sh, s, 1, rnd, &k1);
+        quant__v_rq_forms(src, dst, n, m, sh, s, 1, &k1);
     } else {
         for (e = 0; e < n; e += run)
-            quant__v_rq_body(src + e, (uint8_t *)dst + e * esize, n - e < run ? n - e : run, m, sh, s, 1, rnd, &k1);
+            quant__v_rq_forms(src + e, (uint8_t *)dst + e * esize, n - e < run ? n - e : run, m, sh, s, 1, &k1);
     }
 }
 #endif
+#if QUANT__TWIN
+#  define quant__simd_rq_avx512vbmi quant__simd_rq_avx512
+#else
 QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                    const float *s, size_t step, const quant__rqk *k)
 {
@@ -5552,15 +5590,9 @@ QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, cons
         return;
     }
 #endif
-    switch (k->rounding * 2u + (step ? 1u : 0u)) { /* a loop for each, with no tests of either in it */
-    case QUANT_RQ_DOUBLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_DOUBLE, k); break;
-    case QUANT_RQ_DOUBLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_DOUBLE, k); break;
-    case QUANT_RQ_SINGLE * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_SINGLE, k); break;
-    case QUANT_RQ_SINGLE * 2 + 1: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_SINGLE, k); break;
-    case QUANT_RQ_FLOAT * 2: quant__v_rq_body(src, dst, n, m, sh, s, 0, QUANT_RQ_FLOAT, k); break;
-    default: quant__v_rq_body(src, dst, n, m, sh, s, 1, QUANT_RQ_FLOAT, k); break;
-    }
+    quant__v_rq_forms(src, dst, n, m, sh, s, step != 0, k);
 }
+#endif /* QUANT__TWIN */
 #undef QUANT__RQ_V_OK
 #undef QUANT__RQ_VEC
 #undef QUANT__RQ_MAX
@@ -10052,6 +10084,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__run
 #undef quant__run_short
 #undef QUANT__SFX
+#undef QUANT__TWIN
 #undef QUANT__W
 #undef QUANT__VFENCE
 #undef QUANT__SCALES_OK

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef GGUF_DUMP_NO_MAIN /* its test includes this file, and links the implementation it shares */
 #define QUANT_IMPLEMENTATION
+#endif
 #include "quant.h"
 
 /* ggml's type ids (ggml.h's enum ggml_type) that quant.h knows */

@@ -8,9 +8,9 @@
    "all K N": shard K of N of the slow sweep, all 2^32 f32 bit patterns
    through s8/u8 quantize at three scales in each rounding, and through
    f8 encode (both formats, both overflow modes) at one of them. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
+#include "hooks.h"
 #include "ref_scalar.h"
 
 #define MAXN 300
@@ -25,10 +25,10 @@ static const float scales[] = {
     /* a subnormal reciprocal: x * r corrected once gives 1 for 0x7F400001 / s, not 2 */
     0x1.000002p127f
 };
-static const int32_t zps[] = {
-    0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, QUANT__ZP_PACK, -QUANT__ZP_PACK, QUANT__ZP_PACK + 1,
-    -QUANT__ZP_PACK - 1, QUANT__ZP_FAST, -QUANT__ZP_FAST,
-    QUANT__ZP_FAST + 1, -QUANT__ZP_FAST - 1, INT32_MAX, INT32_MIN, 16777217
+/* entries 10 to 17 are the kernels' zero-point bounds and one past them
+   (QUANT__ZP_PACK, QUANT__ZP_FAST), which main sets from tests/hooks.h */
+static int32_t zps[] = {
+    0, 1, -1, 10, 127, -128, 128, 255, -300, 77777, 0, 0, 0, 0, 0, 0, 0, 0, INT32_MAX, INT32_MIN, 16777217
 };
 #define NSC (sizeof scales / sizeof *scales)
 #define NZP (sizeof zps / sizeof *zps)
@@ -67,7 +67,7 @@ static int32_t zpat[MAXN + 8];
 static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, unsigned f, int si, int zi,
                 size_t period)
 {
-    const float *x = xs + off, *s = ((f >> 1) & QUANT__F_RECIP_GIVEN ? rv : sv) + off;
+    const float *x = xs + off, *s = ((f >> 1) & hook_k.f_recip_given ? rv : sv) + off;
     const int32_t *z = zv + off;
     const float *sr = s;
     const int32_t *zr = z;
@@ -75,7 +75,7 @@ static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, u
     size_t i;
     int f8 = (f & 1u) != 0; /* bit 0 of the test's code picks f8 */
     unsigned kf = f >> 1;
-    if ((kf & QUANT__F_RECIP_GIVEN) && (!(kf & QUANT__F_RECIP) || sstep == 0)) return;
+    if ((kf & hook_k.f_recip_given) && (!(kf & hook_k.f_recip) || sstep == 0)) return;
     if (period) {
         for (i = 0; i < n; ++i) {
             sp[i] = s[i % period];
@@ -87,14 +87,14 @@ static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, u
     memset(qa, 0xA5, sizeof qa); memset(qb, 0xA5, sizeof qb);
     memset(ya, 0xA5, sizeof ya); memset(yb, 0xA5, sizeof yb);
     if (!f8) {
-        quant__f32_to_i8(x, qa + boff, n, s, sstep, z, zstep, period, kf);
+        hook_f32_to_i8(x, qa + boff, n, s, sstep, z, zstep, period, kf);
         ref_f32_to_i8(x, qb + boff, n, sr, sstep, zr, zstep, kf);
-        quant__i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, period, kf);
+        hook_i8_to_f32(qi, ya + off, n, s, sstep, z, zstep, period, kf);
         ref_i8_to_f32(qi, yb + off, n, sr, sstep, zr, zstep, kf);
         if (kf == 0) { /* s32 dequantize has no flags: its own comparison */
             float y32a[MAXN + GUARD], y32b[MAXN + GUARD];
             memset(y32a, 0xA5, sizeof y32a); memset(y32b, 0xA5, sizeof y32b);
-            quant__i32_to_f32(qin32 + off, y32a + off, n, s, sstep, z, zstep, period);
+            hook_i32_to_f32(qin32 + off, y32a + off, n, s, sstep, z, zstep, period);
             ref_i32_to_f32(qin32 + off, y32b + off, n, sr, sstep, zr, zstep);
             for (i = 0; i < sizeof y32a / 4; ++i)
                 CHECK(check_bits_float(y32a[i]) == check_bits_float(y32b[i]),
@@ -102,9 +102,9 @@ static void one(size_t n, size_t off, size_t boff, size_t sstep, size_t zstep, u
                       n, off, sstep, zstep, period, si, zi, i, check_bits_float(y32a[i]), check_bits_float(y32b[i]));
         }
     } else {
-        quant__f32_to_f8(x, qa + boff, n, s, sstep, period, kf);
+        hook_f32_to_f8(x, qa + boff, n, s, sstep, period, kf);
         ref_f32_to_f8(x, qb + boff, n, sr, sstep, kf);
-        quant__f8_to_f32(qi, ya + off, n, s, sstep, period, kf);
+        hook_f8_to_f32(qi, ya + off, n, s, sstep, period, kf);
         ref_f8_to_f32(qi, yb + off, n, sr, sstep, kf);
     }
     for (i = 0; i < sizeof qa; ++i)
@@ -145,21 +145,21 @@ static void sweep(uint64_t shard, uint64_t shards)
         for (k = 0; k < B; ++k) x[k] = check_float_bits((uint32_t)(u + (uint64_t)k));
         for (k = 0; k < 3; ++k)
             for (f = 0; f < 8; ++f) {
-                const int32_t z = (f & QUANT__F_U8) ? 128 : -3;
+                const int32_t z = (f & hook_k.f_u8) ? 128 : -3;
                 /* u8 differs from s8 in its bounds and zero point, not in
                    the quotient: its sweep is the one at the scale of ties
                    (a quarter less time for CI; the other scales' u8 rows are
                    in the random and edge cases) */
-                if ((f & QUANT__F_U8) && k > 0) continue;
-                quant__f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, 0, f);
+                if ((f & hook_k.f_u8) && k > 0) continue;
+                hook_f32_to_i8(x, a, B, &sw_scales[k], 0, &z, 0, 0, f);
                 ref_f32_to_i8(x, b, B, &sw_scales[k], 0, &z, 0, f);
                 sweep_cmp("i8", f, sw_scales[k], x, a, b, B);
             }
         /* f8 at a scale whose quotient is not x itself (the division-free
            quotient's sign and ties; a session swept 0.3 too) */
         for (f = 0; f < 4; ++f) {
-            const unsigned kf = (f & 1 ? QUANT__F_E5M2 : 0u) | (f & 2 ? QUANT__F_INF_NAN : 0u);
-            quant__f32_to_f8(x, a, B, &sw_scales[1], 0, 0, kf);
+            const unsigned kf = (f & 1 ? hook_k.f_e5m2 : 0u) | (f & 2 ? hook_k.f_inf_nan : 0u);
+            hook_f32_to_f8(x, a, B, &sw_scales[1], 0, 0, kf);
             ref_f32_to_f8(x, b, B, &sw_scales[1], 0, kf);
             sweep_cmp("f8", kf, sw_scales[1], x, a, b, B);
         }
@@ -187,13 +187,13 @@ static void long_rows(void)
     for (off = 0; off < PAD; ++off)
         for (f = 0; f < 8; ++f) {
             memset(a, 0xA5, sizeof a); memset(b2, 0xA5, sizeof b2);
-            quant__f32_to_i8(x + off, a + off, L, &s, 0, &z, 0, 0, f);
+            hook_f32_to_i8(x + off, a + off, L, &s, 0, &z, 0, 0, f);
             ref_f32_to_i8(x + off, b2 + off, L, &s, 0, &z, 0, f);
             CHECK(memcmp(a, b2, sizeof a) == 0, "long f32->i8 flags=%u off=%zu", f, off);
             memset(ya2, 0xA5, sizeof ya2); memset(yb2, 0xA5, sizeof yb2);
-            quant__i8_to_f32(qs + f, ya2 + off, L, &s, 0, &z, 0, 0, f & QUANT__F_U8);
-            ref_i8_to_f32(qs + f, yb2 + off, L, &s, 0, &z, 0, f & QUANT__F_U8);
-            CHECK(memcmp(ya2, yb2, sizeof ya2) == 0, "long i8->f32 u8=%u off=%zu", f & QUANT__F_U8, off);
+            hook_i8_to_f32(qs + f, ya2 + off, L, &s, 0, &z, 0, 0, f & hook_k.f_u8);
+            ref_i8_to_f32(qs + f, yb2 + off, L, &s, 0, &z, 0, f & hook_k.f_u8);
+            CHECK(memcmp(ya2, yb2, sizeof ya2) == 0, "long i8->f32 u8=%u off=%zu", f & hook_k.f_u8, off);
         }
 }
 
@@ -264,6 +264,14 @@ int main(int argc, char **argv)
     size_t n, i;
     int si, zi, round;
     check_cpu();
+    zps[10] = hook_k.zp_pack;
+    zps[11] = -hook_k.zp_pack;
+    zps[12] = hook_k.zp_pack + 1;
+    zps[13] = -hook_k.zp_pack - 1;
+    zps[14] = hook_k.zp_fast;
+    zps[15] = -hook_k.zp_fast;
+    zps[16] = hook_k.zp_fast + 1;
+    zps[17] = -hook_k.zp_fast - 1;
     printf("backend %s against %s\n", quant_backend(), ref_backend());
     CHECK(strcmp(ref_backend(), "scalar") == 0, "reference is %s", ref_backend());
     if (argc > 3 && !strcmp(argv[1], "all")) {
@@ -297,20 +305,19 @@ int main(int argc, char **argv)
                    reciprocals given in place of the scales */
                 for (code = 0; code < 128; ++code) {
                     const int f8 = code & 1;
-                    const unsigned kf = (code >> 1) & ~QUANT__F_RECIP_GIVEN;
+                    const unsigned kf = (code >> 1) & ~hook_k.f_recip_given;
                     if (!f8 && kf > 7) continue;
-                    if (f8 && (kf & ~(QUANT__F_RECIP | QUANT__F_E5M2 | QUANT__F_INF_NAN))) continue;
+                    if (f8 && (kf & ~(hook_k.f_recip | hook_k.f_e5m2 | hook_k.f_inf_nan))) continue;
                     /* lengths: every one on the first pass, a sample after */
                     for (n = 0; n <= MAXN; n += (round == 0 && si == 0 && zi < 2) ? 1 : 37) {
                         const size_t off = (n + (size_t)si) % 4, boff = (n + (size_t)zi) % 8;
                         one(n, off, boff, 0, 0, code, si, zi, 0);
                         one(n, off, boff, 1, 1, code, si, zi, 0);
                         one(n, off, boff, 1, 0, code, si, zi, 0);
-#if QUANT__SIMD_ANY
-                        /* scale patterns of one and two op-layer blocks */
-                        one(n, off, boff, 1, 1, code, si, zi, QUANT__BLOCK);
-                        one(n, off, boff, 1, 0, code, si, zi, 2 * QUANT__BLOCK);
-#endif
+                        if (hook_k.simd_any) { /* scale patterns of one and two op-layer blocks */
+                            one(n, off, boff, 1, 1, code, si, zi, hook_k.block);
+                            one(n, off, boff, 1, 0, code, si, zi, 2 * hook_k.block);
+                        }
                     }
                 }
             }

@@ -3,9 +3,9 @@
    grids (ragged last groups included), per tensor and per channel through
    the same types, static and dynamic, every rounding. Each buffer is its
    own allocation of exactly its size. */
-#define QUANT_IMPLEMENTATION
 #include "../quant.h"
 #include "check.h"
+#include "hooks.h"
 #include "oracle.h"
 #include "bytes.h"
 #include <math.h>
@@ -631,14 +631,10 @@ static void narrow_patterns(uint64_t first, uint64_t step, uint64_t count)
         const size_t len = count - done < B ? (size_t)(count - done) : B;
         size_t i;
         for (i = 0; i < len; ++i) x[i] = o_from_bits((uint32_t)(first + (done + i) * step));
-#if QUANT__SIMD_ANY
-        quant__narrow16(x, vh, len, 0);
-        quant__narrow16(x, vb, len, 1);
-#else
-        for (i = 0; i < len; ++i) { vh[i] = quant__f32_to_f16(x[i]); vb[i] = quant__f32_to_bf16(x[i]); }
-#endif
+        hook_narrow16(x, vh, len, 0);
+        hook_narrow16(x, vb, len, 1);
         for (i = 0; i < len; ++i) {
-            const uint16_t h = quant__f32_to_f16(x[i]), b = quant__f32_to_bf16(x[i]);
+            const uint16_t h = hook_f32_to_f16(x[i]), b = hook_f32_to_bf16(x[i]);
             const uint16_t wh = o_f16_code(x[i]), wb = o_bf16_code(x[i]);
             ++check_count;
             if (h != wh || b != wb || vh[i] != wh || vb[i] != wb)
@@ -664,14 +660,10 @@ static void widen_all(void)
     static float vh[65536], vb[65536];
     uint32_t u;
     for (u = 0; u < 65536; ++u) codes[u] = (uint16_t)u;
-#if QUANT__SIMD_ANY
-    quant__widen16(codes, vh, 65536, 0);
-    quant__widen16(codes, vb, 65536, 1);
-#else
-    for (u = 0; u < 65536; ++u) { vh[u] = quant__f16_to_f32(codes[u]); vb[u] = quant__bf16_to_f32(codes[u]); }
-#endif
+    hook_widen16(codes, vh, 65536, 0);
+    hook_widen16(codes, vb, 65536, 1);
     for (u = 0; u < 65536; ++u) {
-        const float h = quant__f16_to_f32((uint16_t)u), b = quant__bf16_to_f32((uint16_t)u);
+        const float h = hook_f16_to_f32((uint16_t)u), b = hook_bf16_to_f32((uint16_t)u);
         const float wh = o_f16_value((uint16_t)u), wb = o_bf16_value((uint16_t)u);
         CHECK((isnan(h) && isnan(wh)) || check_bits_float(h) == check_bits_float(wh), "f16 0x%04x widened", (unsigned)u);
         CHECK((isnan(b) && isnan(wb)) || check_bits_float(b) == check_bits_float(wb), "bf16 0x%04x widened", (unsigned)u);

@@ -78,8 +78,7 @@
    every build, 32-bit armhf under qemu included). Built with -DFUZZ_STATS
    it prints at exit how the calls ended, and with FUZZ_VERBOSE set in the
    environment each case and its status. */
-#define QUANT_IMPLEMENTATION
-#include "../../quant.h"
+#include "../../quant.h" /* the implementation: tests/impl.c, linked in */
 #include "../oracle.h"
 #include "../oracle_ggml.h"
 #include "../qrange.h"
