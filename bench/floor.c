@@ -112,6 +112,22 @@
                 tree takes the 16 sub-block vectors with |x| in its first
                 level. Every correct encoder does more
 
+   f32 -> q8_K (4n bytes read, 292/256 n written; the encode limit for
+   292 bytes a run), per group of 16 blocks of 256:
+
+     floor      first pass: per block 15 vrangeps folding its 16 vectors
+                to |x| max, the transposing tree, one division for 16
+                blocks; second pass, from L1: per vector x * id and
+                vcvtps2dq, per 4 vectors two vpackssdw, one vpacksswb,
+                one vpermd and a 64-byte store
+     floor 1p   one pass, a block at a time: its 16 vectors held in
+                registers, a tree of vrangeps and maxima, a reduction
+                across lanes, one division for the block, the codes from
+                the registers
+                Neither stores d or the 16 sums of 16 codes, divides
+                twice (d = max / -127, then 1 / d), or has the zero, sign
+                or NaN rules: every correct encoder does more
+
    Each row: ns per element, the median over the rounds, and the ratio to
    the limit, the median over the rounds of the two times taken moments
    apart. If floor is already past 1.2x the limit, no kernel can reach
@@ -760,6 +776,77 @@ static void blk_enc(const void *srcv, void *dstv, size_t n, quant_dtype t)
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
 }
 
+/* q8_K (blocks of 256, 292 bytes: f32 d, 256 codes, 16 sums): per group
+   of 16 blocks, first pass per block 15 vrangeps folding its 16 vectors
+   to |x| max, the transposing tree to one vector of the 16 blocks' maxima,
+   one division 127 / max; second pass, from L1: per vector x * id and
+   vcvtps2dq (nearest even), four vectors packed to 64 code bytes (two
+   vpackssdw, one vpacksswb, one vpermd) and stored. No d stored, no sums
+   of 16 codes, no second division, no zero, sign or NaN rule. */
+T512V static inline __attribute__((always_inline)) void q8K_floor_body(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t g;
+    for (g = 0; g + 4096 <= n; g += 4096) {
+        const float *xg = x + g;
+        uint8_t *o = dst + g / 256 * 292;
+        __m512 v[16];
+        float id[16];
+        int i, j, k;
+        for (i = 0; i < 16; ++i) {
+            __m512 m = _mm512_loadu_ps(xg + 256 * i);
+            for (j = 1; j < 16; ++j) m = _mm512_range_ps(m, _mm512_loadu_ps(xg + 256 * i + 16 * j), 0x0B);
+            v[4 * (i & 3) + (i >> 2)] = m;
+        }
+        _mm512_storeu_ps(id, _mm512_div_ps(_mm512_set1_ps(127.0f), q8_tree(v)));
+        for (i = 0; i < 16; ++i) {
+            const __m512 sc = _mm512_set1_ps(id[i]);
+            for (j = 0; j < 4; ++j) {
+                __m512i q[4];
+                for (k = 0; k < 4; ++k) q[k] = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 256 * i + 64 * j + 16 * k), sc));
+                _mm512_storeu_si512(o + 292 * i + 4 + 64 * j,
+                                    _mm512_permutexvar_epi32(perm, _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                                                                       _mm512_packs_epi32(q[2], q[3]))));
+            }
+        }
+    }
+}
+
+/* the same in one pass: a block's 16 vectors held in registers, folded by
+   a tree of 15 vrangeps, the maximum reduced across lanes (four shuffles
+   and maxima), 127 / max divided for that block alone, the codes from the
+   registers */
+T512V __attribute__((noinline)) static void q8K_floor1(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t b;
+    for (b = 0; b + 256 <= n; b += 256) {
+        const float *xb = x + b;
+        uint8_t *o = dst + b / 256 * 292;
+        __m512 X[16], t[8], m, sc;
+        int j, k;
+        for (j = 0; j < 16; ++j) X[j] = _mm512_loadu_ps(xb + 16 * j);
+        for (j = 0; j < 8; ++j) t[j] = _mm512_range_ps(X[2 * j], X[2 * j + 1], 0x0B);
+        for (k = 4; k >= 1; k /= 2)
+            for (j = 0; j < k; ++j) t[j] = _mm512_max_ps(t[j], t[j + k]);
+        m = _mm512_max_ps(t[0], _mm512_shuffle_f32x4(t[0], t[0], 0x4E));
+        m = _mm512_max_ps(m, _mm512_shuffle_f32x4(m, m, 0xB1));
+        m = _mm512_max_ps(m, _mm512_permute_ps(m, 0x4E));
+        m = _mm512_max_ps(m, _mm512_permute_ps(m, 0xB1));
+        sc = _mm512_div_ps(_mm512_set1_ps(127.0f), m);
+        for (j = 0; j < 4; ++j) {
+            __m512i q[4];
+            for (k = 0; k < 4; ++k) q[k] = _mm512_cvtps_epi32(_mm512_mul_ps(X[4 * j + k], sc));
+            _mm512_storeu_si512(o + 4 + 64 * j, _mm512_permutexvar_epi32(perm, _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                                                                              _mm512_packs_epi32(q[2], q[3]))));
+        }
+    }
+}
+
 /* per type: the limit (sb bytes a run of 256), the floor, quant.h */
 #define F4_TYPE(ty, T, sb, floor_call)                                                                                 \
     __attribute__((noinline)) static void ty##_limit(const void *s, void *d, size_t n) { enc_limit_body(s, d, n, sb); } \
@@ -771,6 +858,7 @@ F4_TYPE(mx4, QUANT_MXFP4, 136, f4a_body(s, d, n, 17))
 F4_TYPE(q41, QUANT_Q4_1, 160, f4b_body(s, d, n, 20))
 F4_TYPE(q51, QUANT_Q5_1, 192, f4b_body(s, d, n, 24))
 F4_TYPE(nv4, QUANT_NVFP4_BLOCK, 144, nv_floor_loop(s, d, n))
+F4_TYPE(q8K, QUANT_Q8_K, 292, q8K_floor_body(s, d, n))
 
 typedef void (*loop_fn)(const void *, void *, size_t);
 
@@ -873,6 +961,7 @@ int main(int argc, char **argv)
         { "f32 -> q5_1", 4, 1, 1, q51_limit, { "floor", "quant.h", NULL }, { q51_floor, q51_loop, NULL } },
         { "f32 -> mxfp4", 4, 1, 1, mx4_limit, { "floor", "quant.h", NULL }, { mx4_floor, mx4_loop, NULL } },
         { "f32 -> nvfp4", 4, 1, 1, nv4_limit, { "floor", "quant.h", NULL }, { nv4_floor, nv4_loop, NULL } },
+        { "f32 -> q8_K", 4, 1, 2, q8K_limit, { "floor", "floor 1p", "quant.h" }, { q8K_floor, q8K_floor1, q8K_loop } },
     };
     const char *only = NULL;
     int runs = 11, c, a, bad = 0;
