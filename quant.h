@@ -7613,17 +7613,20 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
     const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
     size_t k;
     if ((t == QUANT_Q5_0 || t == QUANT_Q5_1 || t == QUANT_NVFP4_BLOCK) && (o & 3u) != 2u) {
-        /* a copy for each type and output */
+        /* a copy for each type, output and streaming (f32: o is 0 or 4) */
 #if QUANT__BK5_BF16I
         if ((o & 1u) && QUANT__BF16I_ON) quant__bk5_bf16i(t, src, dst, nb, 1u | (o & 4u));
         else
 #endif
         if (t == QUANT_Q5_0 && o & 1u) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 1u | (o & 4u));
-        else if (t == QUANT_Q5_0) quant__bk5_run(QUANT_Q5_0, src, dst, nb, o);
+        else if (t == QUANT_Q5_0 && o) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 4u);
+        else if (t == QUANT_Q5_0) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 0u);
         else if (t == QUANT_Q5_1 && o & 1u) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 1u | (o & 4u));
-        else if (t == QUANT_Q5_1) quant__bk5_run(QUANT_Q5_1, src, dst, nb, o);
+        else if (t == QUANT_Q5_1 && o) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 4u);
+        else if (t == QUANT_Q5_1) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 0u);
         else if (o & 1u) quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 1u | (o & 4u));
-        else quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, o);
+        else if (o) quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 4u);
+        else quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 0u);
         if (o & 4u) _mm_sfence();
         return 1;
     }
@@ -7653,6 +7656,8 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
     case T: \
         if ((o & 3u) == 1u) \
             for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, 1u | (o & 4u)); \
+        else if (o == 0u) \
+            for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, 0u); \
         else \
             for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, o); \
         break;
