@@ -783,10 +783,18 @@ static void blk_enc(const void *srcv, void *dstv, size_t n, quant_dtype t)
    vcvtps2dq (nearest even), four vectors packed to 64 code bytes (two
    vpackssdw, one vpacksswb, one vpermd) and stored. No d stored, no sums
    of 16 codes, no second division, no zero, sign or NaN rule. */
+/* four vectors of codes (in int32 lanes) packed to 64 bytes in order and
+   stored at o: two vpackssdw, one vpacksswb, one vpermd */
+T512V static inline __attribute__((always_inline)) void q8K_store64(uint8_t *o, const __m512i *q)
+{
+    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    _mm512_storeu_si512(o, _mm512_permutexvar_epi32(perm, _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                                                             _mm512_packs_epi32(q[2], q[3]))));
+}
+
 T512V static inline __attribute__((always_inline)) void q8K_floor_body(const void *srcv, void *dstv, size_t n)
 {
     const float *x = (const float *)srcv;
-    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     uint8_t *dst = (uint8_t *)dstv;
     size_t g;
     for (g = 0; g + 4096 <= n; g += 4096) {
@@ -806,9 +814,7 @@ T512V static inline __attribute__((always_inline)) void q8K_floor_body(const voi
             for (j = 0; j < 4; ++j) {
                 __m512i q[4];
                 for (k = 0; k < 4; ++k) q[k] = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(xg + 256 * i + 64 * j + 16 * k), sc));
-                _mm512_storeu_si512(o + 292 * i + 4 + 64 * j,
-                                    _mm512_permutexvar_epi32(perm, _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
-                                                                                       _mm512_packs_epi32(q[2], q[3]))));
+                q8K_store64(o + 292 * i + 4 + 64 * j, q);
             }
         }
     }
@@ -821,7 +827,6 @@ T512V static inline __attribute__((always_inline)) void q8K_floor_body(const voi
 T512V __attribute__((noinline)) static void q8K_floor1(const void *srcv, void *dstv, size_t n)
 {
     const float *x = (const float *)srcv;
-    const __m512i perm = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     uint8_t *dst = (uint8_t *)dstv;
     size_t b;
     for (b = 0; b + 256 <= n; b += 256) {
@@ -841,8 +846,7 @@ T512V __attribute__((noinline)) static void q8K_floor1(const void *srcv, void *d
         for (j = 0; j < 4; ++j) {
             __m512i q[4];
             for (k = 0; k < 4; ++k) q[k] = _mm512_cvtps_epi32(_mm512_mul_ps(X[4 * j + k], sc));
-            _mm512_storeu_si512(o + 4 + 64 * j, _mm512_permutexvar_epi32(perm, _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
-                                                                                              _mm512_packs_epi32(q[2], q[3]))));
+            q8K_store64(o + 4 + 64 * j, q);
         }
     }
 }
