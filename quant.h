@@ -6656,6 +6656,13 @@ QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats
 }
 /* an f16 scale (vcvtph2ps keeps a NaN's payload and quiets it, as the
    product with it would) */
+/* the four f16 at p as f32 in lanes 0..3: F16C's 128-bit form where the
+   pass has it (every dispatch pass does) */
+#if QUANT__DISPATCH || defined(__F16C__)
+#  define QUANT__BK_H4(p) _mm512_castps128_ps512(_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
+#else
+#  define QUANT__BK_H4(p) _mm512_cvtph_ps(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
+#endif
 QUANT__INLINE float quant__bk_h(const uint8_t *b)
 {
     return _mm512_cvtss_f32(_mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8))));
@@ -6973,10 +6980,12 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         else if (t == QUANT_IQ4_NL) T = _mm512_mul_ps(_mm512_set1_ps(quant__bk_h(b)), iq4);
         else if (t == QUANT_Q4_0) T = _mm512_mul_ps(_mm512_sub_ps(lev, _mm512_set1_ps(8)), _mm512_set1_ps(quant__bk_h(b)));
         else if ((b[1] & 0x7Cu) != 0x7Cu) {
-            /* Q4_1, d finite: no product is NaN, so + m as it is */
-            __m512 p = _mm512_mul_ps(lev, _mm512_set1_ps(quant__bk_h(b)));
+            /* Q4_1, d finite: no product is NaN, so + m as it is; d and m
+               converted together (8 bytes read: d, m and 4 bytes of codes) */
+            const __m512 dm = QUANT__BK_H4(b);
+            __m512 p = _mm512_mul_ps(lev, _mm512_broadcastss_ps(_mm512_castps512_ps128(dm)));
             QUANT__VFENCE(p);
-            T = _mm512_add_ps(p, _mm512_set1_ps(quant__bk_h(b + 2)));
+            T = _mm512_add_ps(p, _mm512_permutexvar_ps(_mm512_set1_epi32(1), dm));
         } else T = quant__bk_lin(lev, quant__bk_h(b), quant__bk_h(b + 2), 1);
         quant__bk_nib32(dst, at, b + (t == QUANT_MXFP4 ? 1 : t == QUANT_Q4_1 ? 4 : 2), quant__bk_tab(T, o), o);
         break;
@@ -7656,7 +7665,13 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
     case T: \
         if ((o & 3u) == 1u) \
             for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, 1u | (o & 4u)); \
-        else if (o == 0u) \
+        else if (o == 0u && be == 32) { /* two blocks an iteration */ \
+            for (k = 0; k + 2 <= nb; k += 2) { \
+                quant__bk_one(T, src + k * bb, dst, k * 32, 0u); \
+                quant__bk_one(T, src + k * bb + bb, dst, k * 32 + 32, 0u); \
+            } \
+            if (k < nb) quant__bk_one(T, src + k * bb, dst, k * 32, 0u); \
+        } else if (o == 0u) \
             for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, 0u); \
         else \
             for (k = 0; k < nb; ++k) quant__bk_one(T, src + k * bb, dst, k * be, o); \
@@ -7666,6 +7681,7 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
     QUANT__BK_LOOP(QUANT_Q5_K) QUANT__BK_LOOP(QUANT_Q6_K) QUANT__BK_LOOP(QUANT_Q8_K) QUANT__BK_LOOP(QUANT_IQ4_NL)
     QUANT__BK_LOOP(QUANT_IQ4_XS) QUANT__BK_LOOP(QUANT_MXFP4) QUANT__BK_LOOP(QUANT_NVFP4_BLOCK)
 #undef QUANT__BK_LOOP
+#undef QUANT__BK_H4
     default: return 0;
     }
     if (o & 4u) _mm_sfence();
