@@ -6993,6 +6993,25 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
     case QUANT_Q5_0: case QUANT_Q5_1: {
         /* 32 levels: the fifth bit of element e is bit e of qh */
         const int has_m = t == QUANT_Q5_1;
+        if ((o & 3u) == 0u && (!has_m || (b[1] & 0x7Cu) != 0x7Cu)) {
+            /* to f32, Q5_1's d finite: d and m from one vcvtph2ps */
+            const __m512 dm = QUANT__BK_H4(b), d = _mm512_broadcastss_ps(_mm512_castps512_ps128(dm));
+            const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
+            __m512 A = _mm512_mul_ps(_mm512_sub_ps(lev, off), d), B = _mm512_mul_ps(_mm512_sub_ps(_mm512_add_ps(lev, _mm512_set1_ps(16)), off), d);
+            const __mmask32 K = _cvtu32_mask32(quant__ld4(b + 2 + 2 * has_m));
+            const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 6 + 2 * has_m)));
+            const __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4), s16 = _mm512_set1_epi32(16);
+            if (has_m) {
+                const __m512 m = _mm512_permutexvar_ps(_mm512_set1_epi32(1), dm);
+                QUANT__VFENCE(A);
+                QUANT__VFENCE(B);
+                A = _mm512_add_ps(A, m);
+                B = _mm512_add_ps(B, m);
+            }
+            quant__bk_st(dst, at, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i0, (__mmask16)K, i0, s16), B)), o);
+            quant__bk_st(dst, at + 16, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i1, (__mmask16)_kshiftri_mask32(K, 16), i1, s16), B)), o);
+            break;
+        }
         const float d = quant__bk_h(b), m = has_m ? quant__bk_h(b + 2) : 0.0f;
         const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
         const __m512i lo = quant__bk_tab(quant__bk_lin(_mm512_sub_ps(lev, off), d, m, has_m), o);
@@ -7219,7 +7238,7 @@ QUANT__INLINE int quant__bk5_scales(unsigned t, const uint8_t *b, size_t cnt, fl
    keeps them in registers) */
 typedef struct quant__bk5_k {
     __m512 la, lb, fp4;
-    __m512i w15, wsh, wsh8, wg, d15, d16, dsh;
+    __m512i w15, wsh, wsh8, wg, dsh;
 #if QUANT__PASS_VBMI
     __m512i f4b;
 #endif
@@ -7237,8 +7256,6 @@ QUANT__INLINE quant__bk5_k quant__bk5_kinit(unsigned t)
     k.wsh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
     k.wsh8 = _mm512_maskz_mov_epi64(0xCC, _mm512_set1_epi16(4));
     k.wg = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(16), 1); /* NVFP4's second sub-block */
-    k.d15 = _mm512_set1_epi32(15);
-    k.d16 = _mm512_set1_epi32(16);
     k.dsh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi32(4), 1);
 #if QUANT__PASS_VBMI
     /* NVFP4: word w takes byte 8 (w / 16) + w % 8 of the 16 */
@@ -7253,8 +7270,6 @@ QUANT__INLINE quant__bk5_k quant__bk5_kinit(unsigned t)
     QUANT__VFENCE(k.wsh);
     QUANT__VFENCE(k.wsh8);
     QUANT__VFENCE(k.wg);
-    QUANT__VFENCE(k.d15);
-    QUANT__VFENCE(k.d16);
     QUANT__VFENCE(k.dsh);
     return k;
 }
@@ -7317,8 +7332,8 @@ QUANT__INLINE size_t quant__bk5_batch(unsigned t, const uint8_t *src, void *dst,
     for (j = 0; j < cnt; ++j) quant__bk_one(t, b + j * bb, dst, (k0 + j) * be, o);
     return 0;
 }
-/* the nb blocks of Q5_0, Q5_1 or NVFP4 from src to f32 (o & 3 == 0) or
-   bf16 (1); a constant t and o & 3 where it is inlined */
+/* the nb blocks of NVFP4 from src to f32 (o & 3 == 0) or bf16 (1), of
+   Q5_0 or Q5_1 to bf16; a constant t and o & 3 where it is inlined */
 QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
     const size_t be = t == QUANT_NVFP4_BLOCK ? 64 : 32, bb = t == QUANT_NVFP4_BLOCK ? 36 : t == QUANT_Q5_1 ? 24 : 22;
@@ -7351,16 +7366,7 @@ QUANT__INLINE void quant__bk5_run(unsigned t, const uint8_t *src, void *dst, siz
                 const uint8_t *h = b + 2 + 2 * (t == QUANT_Q5_1), *q = h + 4;
                 __m512 A, B;
                 quant__bk5_q5tab(t, &k, s[j], t == QUANT_Q5_1 ? m[j] : 0.0f, &A, &B);
-                if (o & 3u) {
-                    quant__bk_st32(dst, at, _mm512_permutexvar_epi16(quant__bk5_q5idx(q, h, &k), quant__bk_tab32(A, B, 1u, 1)), o);
-                } else {
-                    const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
-                    const uint32_t qh = quant__ld4(h);
-                    const __m512i i0 = _mm512_and_si512(D, k.d15), i1 = _mm512_srli_epi32(D, 4);
-                    quant__bk_st(dst, at, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i0, (__mmask16)qh, i0, k.d16), B)), o);
-                    quant__bk_st(dst, at + 16,
-                                 _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i1, (__mmask16)(qh >> 16), i1, k.d16), B)), o);
-                }
+                quant__bk_st32(dst, at, _mm512_permutexvar_epi16(quant__bk5_q5idx(q, h, &k), quant__bk_tab32(A, B, 1u, 1)), o);
             }
         }
     }
@@ -7621,18 +7627,15 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
 {
     const size_t be = quant__blk(t), bb = quant__blk_bytes(t);
     size_t k;
-    if ((t == QUANT_Q5_0 || t == QUANT_Q5_1 || t == QUANT_NVFP4_BLOCK) && (o & 3u) != 2u) {
-        /* a copy for each type, output and streaming (f32: o is 0 or 4) */
+    if ((t == QUANT_NVFP4_BLOCK && (o & 3u) != 2u) || ((t == QUANT_Q5_0 || t == QUANT_Q5_1) && (o & 3u) == 1u)) {
+        /* a copy for each type, output and streaming (f32: o is 0 or 4;
+           Q5_0 and Q5_1 to f32 go block by block below) */
 #if QUANT__BK5_BF16I
         if ((o & 1u) && QUANT__BF16I_ON) quant__bk5_bf16i(t, src, dst, nb, 1u | (o & 4u));
         else
 #endif
-        if (t == QUANT_Q5_0 && o & 1u) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 1u | (o & 4u));
-        else if (t == QUANT_Q5_0 && o) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 4u);
-        else if (t == QUANT_Q5_0) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 0u);
-        else if (t == QUANT_Q5_1 && o & 1u) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 1u | (o & 4u));
-        else if (t == QUANT_Q5_1 && o) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 4u);
-        else if (t == QUANT_Q5_1) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 0u);
+        if (t == QUANT_Q5_0) quant__bk5_run(QUANT_Q5_0, src, dst, nb, 1u | (o & 4u));
+        else if (t == QUANT_Q5_1) quant__bk5_run(QUANT_Q5_1, src, dst, nb, 1u | (o & 4u));
         else if (o & 1u) quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 1u | (o & 4u));
         else if (o) quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 4u);
         else quant__bk5_run(QUANT_NVFP4_BLOCK, src, dst, nb, 0u);
