@@ -6836,7 +6836,7 @@ QUANT__INLINE __m512 quant__bk_k45dm(const uint8_t *b)
     const __m512i sl = _mm512_and_si512(_mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ia)), sa), ma);
     const __m512i sh = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu8_epi32(_mm_shuffle_epi8(x, ib)), 2), _mm512_set1_epi32(0x30));
     return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_or_si512(sl, sh)),
-                                    _mm512_mask_blend_ps(0xFF00, _mm512_set1_ps(quant__bk_h(b)), _mm512_set1_ps(quant__bk_h(b + 2))));
+                         _mm512_permutexvar_ps(_mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1), QUANT__BK_H4(b)));
 }
 /* Q4_K, Q5_K: sub-block s's dl * level - ml, the product fenced as in
    quant__bk_dm (lev: levels 0..15, or 16..31) */
@@ -7449,16 +7449,17 @@ QUANT__INLINE __m512 quant__bk_n4v(unsigned t, const uint8_t *b, const float *dl
     const __m512 iq4 = _mm512_setr_ps(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113);
     const __m512 lev8 = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
     const __m512 lev = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    __m512 d, p;
+    __m512 dm, d, p;
     if (t == QUANT_IQ4_XS) return _mm512_mul_ps(_mm512_set1_ps(*dl), iq4);
     if (t == QUANT_MXFP4) return _mm512_mul_ps(fp4, _mm512_set1_ps(quant__e8m0_half(b[0])));
-    d = _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8)));
+    dm = QUANT__BK_H4(b); /* d (and Q4_1's m) */
+    d = _mm512_broadcastss_ps(_mm512_castps512_ps128(dm));
     if (t == QUANT_IQ4_NL) return _mm512_mul_ps(d, iq4);
     if (t == QUANT_Q4_0) return _mm512_mul_ps(lev8, d);
     /* Q4_1: a finite product is not NaN, so + m as it is */
     p = _mm512_mul_ps(lev, d);
     QUANT__VFENCE(p);
-    return _mm512_add_ps(p, _mm512_cvtph_ps(_mm256_set1_epi16((short)(b[2] | b[3] << 8))));
+    return _mm512_add_ps(p, _mm512_permutexvar_ps(_mm512_set1_epi32(1), dm));
 }
 /* two blocks' outputs at element `at` from their table T of 32 words */
 QUANT__INLINE void quant__bk_n4st2(const uint8_t *q0, const uint8_t *q1, __m512i T, void *dst, size_t at, unsigned o,

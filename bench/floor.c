@@ -95,6 +95,12 @@
                 float and one multiply by the block's scale (read from
                 the block as an f32, no f16 conversion) per 16 outputs,
                 and the stores; bf16 adds one vcvtne2ps2bf16 a block
+     floor+tab  bf16: per pair of blocks one table of 32 words, each
+                block's scale (misread as an f32) times its 16 levels,
+                both rounded by one vcvtne2ps2bf16; per block the
+                nibbles masked to 4 bits (the second block's with bit 4
+                set), one vpermw, the store. No f16 conversion and no
+                NaN test: less than any correct decoder to bf16 does
 
    f32 -> q4_0, q5_0, mxfp4, q4_1, q5_1, nvfp4 (4n bytes read; each
    against quant-bench's encode limit for its block bytes), per group of
@@ -266,6 +272,31 @@ T512BF __attribute__((noinline)) static void q4_floor_mul_bf16(const void *srcv,
         const __m512 lo = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_and_si512(D, m15)), d);
         const __m512 hi = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(D, 4)), d);
         _mm512_storeu_si512((void *)y, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+    }
+}
+
+/* floor+tab: per pair of blocks one table of 32 bf16 words (each block's
+   scale, misread as an f32, times the 16 levels, both rounded by one
+   vcvtne2ps2bf16), then per block the widened nibbles masked to 4 bits
+   (the second block's with bit 4 set, for its half of the table), one
+   vpermw and the store */
+T512BF __attribute__((noinline)) static void q4_floor_tab_bf16(const void *srcv, void *dstv, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)srcv;
+    uint16_t *y = (uint16_t *)dstv;
+    const __m512 lev8 = _mm512_setr_ps(-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i sh = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(4), 1);
+    const __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
+    size_t k;
+    for (k = 0; k + 2 <= n / 32; k += 2, b += 2 * Q4B, y += 64) {
+        const __m512 t0 = _mm512_mul_ps(lev8, _mm512_set1_ps(*(const float *)(const void *)b));
+        const __m512 t1 = _mm512_mul_ps(lev8, _mm512_set1_ps(*(const float *)(const void *)(b + Q4B)));
+        const __m512i T = (__m512i)_mm512_cvtne2ps_pbh(t1, t0);
+        const __m512i W0 = _mm512_cvtepu8_epi16(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(b + 2))));
+        const __m512i W1 = _mm512_cvtepu8_epi16(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(b + Q4B + 2))));
+        _mm512_storeu_si512((void *)y, _mm512_permutexvar_epi16(_mm512_and_si512(_mm512_srlv_epi16(W0, sh), m15), T));
+        _mm512_storeu_si512((void *)(y + 32),
+                            _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(_mm512_srlv_epi16(W1, sh), m15, s16, 0xEA), T));
     }
 }
 
@@ -957,8 +988,8 @@ int main(int argc, char **argv)
         { "f32 -> q8_0", 4, 1, 2, q8_limit_loop, { "floor", "floor 1p", "quant.h" }, { q8_floor_loop, q8_floor1_loop, q8_loop } },
         { "q4_0 -> f32", 0, 0, 4, q4_limit_f32, { "floor", "floor+mul", "quant.h" },
           { q4_floor_f32, q4_floor_mul_f32, q4_loop_f32 } },
-        { "q4_0 -> bf16", 0, 0, 2, q4_limit_bf16, { "floor", "floor+mul", "quant.h" },
-          { q4_floor_bf16, q4_floor_mul_bf16, q4_loop_bf16 } },
+        { "q4_0 -> bf16", 0, 0, 2, q4_limit_bf16, { "floor", "floor+mul", "floor+tab", "quant.h" },
+          { q4_floor_bf16, q4_floor_mul_bf16, q4_floor_tab_bf16, q4_loop_bf16 } },
         { "f32 -> q4_0", 4, 1, 1, q40_limit, { "floor", "quant.h", NULL }, { q40_floor, q40_loop, NULL } },
         { "f32 -> q4_1", 4, 1, 1, q41_limit, { "floor", "quant.h", NULL }, { q41_floor, q41_loop, NULL } },
         { "f32 -> q5_0", 4, 1, 1, q50_limit, { "floor", "quant.h", NULL }, { q50_floor, q50_loop, NULL } },
