@@ -6654,8 +6654,6 @@ QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats
 {
     return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q)));
 }
-/* an f16 scale (vcvtph2ps keeps a NaN's payload and quiets it, as the
-   product with it would) */
 /* the four f16 at p as f32 in lanes 0..3: F16C's 128-bit form where the
    pass has it (every dispatch pass does) */
 #if QUANT__DISPATCH || defined(__F16C__)
@@ -6663,6 +6661,8 @@ QUANT__INLINE __m512 quant__bk_i8(const uint8_t *q) /* 16 signed bytes as floats
 #else
 #  define QUANT__BK_H4(p) _mm512_cvtph_ps(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
 #endif
+/* an f16 scale (vcvtph2ps keeps a NaN's payload and quiets it, as the
+   product with it would) */
 QUANT__INLINE float quant__bk_h(const uint8_t *b)
 {
     return _mm512_cvtss_f32(_mm512_cvtph_ps(_mm256_set1_epi16((short)(b[0] | b[1] << 8))));
