@@ -7047,9 +7047,13 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
             const __m512 dm = QUANT__BK_H4(b), d = _mm512_broadcastss_ps(_mm512_castps512_ps128(dm));
             const __m512 off = _mm512_set1_ps(has_m ? 0.0f : 16.0f);
             __m512 A = _mm512_mul_ps(_mm512_sub_ps(lev, off), d), B = _mm512_mul_ps(_mm512_sub_ps(_mm512_add_ps(lev, _mm512_set1_ps(16)), off), d);
-            const __mmask32 K = _cvtu32_mask32(quant__ld4(b + 2 + 2 * has_m));
+            /* qh in every dword, rotated so that bit e (output e) or
+               16 + e (output 16 + e) lands in bit 4 (vpermt2ps reads bits
+               0..4; a mask register from qh costs more) */
+            const __m512i Q = _mm512_broadcastd_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 2 + 2 * has_m))); /* 16 bytes of the block */
             const __m512i D = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + 6 + 2 * has_m)));
-            const __m512i i0 = _mm512_and_si512(D, m15), i1 = _mm512_srli_epi32(D, 4), s16 = _mm512_set1_epi32(16);
+            const __m512i i0 = _mm512_ternarylogic_epi32(D, _mm512_rolv_epi32(Q, _mm512_setr_epi32(4, 3, 2, 1, 0, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21)), m15, 0xE4);
+            const __m512i i1 = _mm512_ternarylogic_epi32(_mm512_srli_epi32(D, 4), _mm512_rolv_epi32(Q, _mm512_setr_epi32(20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5)), m15, 0xE4);
             if (has_m) {
                 const __m512 m = _mm512_permutexvar_ps(_mm512_set1_epi32(1), dm);
                 QUANT__VFENCE(A);
@@ -7057,8 +7061,8 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
                 A = _mm512_add_ps(A, m);
                 B = _mm512_add_ps(B, m);
             }
-            quant__bk_st(dst, at, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i0, (__mmask16)K, i0, s16), B)), o);
-            quant__bk_st(dst, at + 16, _mm512_castps_si512(_mm512_permutex2var_ps(A, _mm512_mask_or_epi32(i1, (__mmask16)_kshiftri_mask32(K, 16), i1, s16), B)), o);
+            quant__bk_st(dst, at, _mm512_castps_si512(_mm512_permutex2var_ps(A, i0, B)), o);
+            quant__bk_st(dst, at + 16, _mm512_castps_si512(_mm512_permutex2var_ps(A, i1, B)), o);
             break;
         }
         const float d = quant__bk_h(b), m = has_m ? quant__bk_h(b + 2) : 0.0f;
