@@ -1510,6 +1510,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__bk_ksc QUANT__SFX(quant__bk_ksc)
 #define quant__bk_kblk QUANT__SFX(quant__bk_kblk)
 #define quant__bk_q6dv QUANT__SFX(quant__bk_q6dv)
+#define quant__bk_q3h QUANT__SFX(quant__bk_q3h)
 #define quant__bk_k45s QUANT__SFX(quant__bk_k45s)
 #define quant__bk_k45t QUANT__SFX(quant__bk_k45t)
 #define quant__bk_one QUANT__SFX(quant__bk_one)
@@ -7013,6 +7014,39 @@ QUANT__INLINE void quant__bk_n4dl(const uint8_t *b, float *dl)
     const __m256i ls = _mm256_ternarylogic_epi32(_mm256_and_si256(lo, _mm256_set1_epi32(15)), hi, _mm256_set1_epi32(0x30), 0xF8);
     _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(quant__bk_h(b)), _mm256_cvtepi32_ps(_mm256_sub_epi32(ls, _mm256_set1_epi32(32)))));
 }
+/* Q3_K to bf16 or f16; dl: the block's quant__bk_q3ds */
+QUANT__INLINE void quant__bk_q3h(const uint8_t *b, void *dst, size_t at, unsigned o, __m512 dl)
+{
+    /* hmask[32], qs[64], scales[12] (16 signed 6-bit), d. Element
+       128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], less 4
+       unless bit 4n + j of hmask[16g + l] is set, in sub-block
+       8n + 2j + g. The 16 dl = d * scale in one vector; one table per 64
+       elements (4 sub-blocks by the 8 levels -4..3): entry
+       8 (2 (j % 2) + g) + code + 4 hmask bit is dl * level */
+    const __m512 l8 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, -4, -3, -2, -1, 0, 1, 2, 3);
+    const __m512i e8 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    const int fin = (b[109] & 0x7C) != 0x7C;
+    int n, j;
+    QUANT__UNROLL4
+    for (n = 0; n < 4; ++n) { /* the 64 elements of sub-blocks 4n .. 4n + 3 */
+        const uint8_t *q = b + 32 + 32 * (n / 2);
+        const int jb = 2 * (n % 2), hb = 4 * (n / 2) + jb; /* the first j, its hmask bit */
+        const __m512i i0 = _mm512_add_epi32(e8, _mm512_set1_epi32(4 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(2));
+        const __m512 A = _mm512_mul_ps(_mm512_permutexvar_ps(i0, dl), l8), B = _mm512_mul_ps(_mm512_permutexvar_ps(i1, dl), l8);
+        /* index: the code | 16 (j % 2) + 8g, + 4 (bit 2 is clear) by the hmask bit */
+        const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
+        const __m256i H = _mm256_loadu_si256((const __m256i *)(const void *)b);
+        const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(8), 1);
+        const __m512i T = quant__bk_tab32(A, B, o, fin);
+        for (j = 0; j < 2; ++j) {
+            __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * (jb + j))), _mm512_set1_epi16(3),
+                                                    _mm512_add_epi16(G, _mm512_set1_epi16((short)(16 * j))), 0xEA);
+            idx = _mm512_mask_add_epi16(idx, _mm256_test_epi8_mask(H, _mm256_set1_epi8((char)(1 << (hb + j)))), idx,
+                                       _mm512_set1_epi16(4));
+            quant__bk_st32(dst, at + 64 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
+        }
+    }
+}
 /* One block of type t (a constant where it is inlined) at b decoded to
    element `at` of dst */
 QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o)
@@ -7187,43 +7221,9 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         break;
     }
     case QUANT_Q3_K:
-        if (!(o & 3u)) {
-            quant__bk_q3f(b, dst, at, o, quant__bk_q3ds(b)); /* f16 (f32 goes through quant__bk_krun) */
-            break;
-        }
-        {
-        /* hmask[32], qs[64], scales[12] (16 signed 6-bit), d. Element
-           128n + 32j + 16g + l is bits 2j, 2j+1 of qs[32n + 16g + l], less 4
-           unless bit 4n + j of hmask[16g + l] is set, in sub-block
-           8n + 2j + g. The 16 dl = d * scale in one vector; one table per 64
-           elements (4 sub-blocks by the 8 levels -4..3): entry
-           8 (2 (j % 2) + g) + code + 4 hmask bit is dl * level */
-        const __m512 l8 = _mm512_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3, -4, -3, -2, -1, 0, 1, 2, 3);
-        const __m512i e8 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-        const __m512 dl = quant__bk_q3ds(b);
-        const int fin = (b[109] & 0x7C) != 0x7C;
-        QUANT__UNROLL4
-        for (n = 0; n < 4; ++n) { /* the 64 elements of sub-blocks 4n .. 4n + 3 */
-            const uint8_t *q = b + 32 + 32 * (n / 2);
-            const int jb = 2 * (n % 2), hb = 4 * (n / 2) + jb; /* the first j, its hmask bit */
-            const __m512i i0 = _mm512_add_epi32(e8, _mm512_set1_epi32(4 * n)), i1 = _mm512_add_epi32(i0, _mm512_set1_epi32(2));
-            const __m512 A = _mm512_mul_ps(_mm512_permutexvar_ps(i0, dl), l8), B = _mm512_mul_ps(_mm512_permutexvar_ps(i1, dl), l8);
-            /* bf16 or f16 (f32 took quant__bk_q3f above) */
-            /* index: the code | 16 (j % 2) + 8g, + 4 (bit 2 is clear) by the hmask bit */
-            const __m512i X = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)q));
-            const __m256i H = _mm256_loadu_si256((const __m256i *)(const void *)b);
-            const __m512i G = _mm512_inserti64x4(_mm512_setzero_si512(), _mm256_set1_epi16(8), 1);
-            const __m512i T = quant__bk_tab32(A, B, o, fin);
-            for (j = 0; j < 2; ++j) {
-                __m512i idx = _mm512_ternarylogic_epi32(_mm512_srli_epi32(X, (unsigned)(2 * (jb + j))), _mm512_set1_epi16(3),
-                                                        _mm512_add_epi16(G, _mm512_set1_epi16((short)(16 * j))), 0xEA);
-                idx = _mm512_mask_add_epi16(idx, _mm256_test_epi8_mask(H, _mm256_set1_epi8((char)(1 << (hb + j)))), idx,
-                                           _mm512_set1_epi16(4));
-                quant__bk_st32(dst, at + 64 * (size_t)n + 32 * (size_t)j, _mm512_permutexvar_epi16(idx, T), o);
-            }
-        }
+        if (!(o & 3u)) quant__bk_q3f(b, dst, at, o, quant__bk_q3ds(b)); /* f16 (f32 goes through quant__bk_krun) */
+        else quant__bk_q3h(b, dst, at, o, quant__bk_q3ds(b));
         break;
-    }
     default: break;
     }
 }
@@ -7681,7 +7681,8 @@ QUANT__INLINE __m512 quant__bk_ksc(unsigned t, const uint8_t *b)
 }
 QUANT__INLINE void quant__bk_kblk(unsigned t, const uint8_t *b, void *dst, size_t at, unsigned o, __m512 sc)
 {
-    if (t == QUANT_Q3_K) quant__bk_q3f(b, dst, at, o, sc);
+    if (t == QUANT_Q3_K && (o & 3u)) quant__bk_q3h(b, dst, at, o, sc);
+    else if (t == QUANT_Q3_K) quant__bk_q3f(b, dst, at, o, sc);
     else if (t == QUANT_Q6_K) quant__bk_q6f(b, dst, at, o, sc);
     else quant__bk_k45f(b, t == QUANT_Q5_K, dst, at, o, sc);
 }
@@ -7735,6 +7736,12 @@ QUANT__PRIVATE int quant__bk_dec(unsigned t, const uint8_t *src, void *dst, size
     }
 #endif
 #undef QUANT__BK_KQI
+    if ((o & 3u) == 1u && t == QUANT_Q3_K && nb) {
+        if (o & 4u) quant__bk_krun(QUANT_Q3_K, src, dst, nb, 5u);
+        else quant__bk_krun(QUANT_Q3_K, src, dst, nb, 1u);
+        if (o & 4u) _mm_sfence();
+        return 1;
+    }
     if ((o & 3u) == 0u && t >= QUANT_Q3_K && t <= QUANT_Q6_K && nb) {
         /* a copy for each type and streaming */
         if (t == QUANT_Q3_K) {
@@ -10146,6 +10153,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__bk_ksc
 #undef quant__bk_kblk
 #undef quant__bk_q6dv
+#undef quant__bk_q3h
 #undef quant__bk_k45s
 #undef quant__bk_k45t
 #undef quant__bk_one
