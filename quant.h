@@ -7641,12 +7641,19 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
     const size_t bb = quant__blk_bytes(t);
     size_t k;
     int n, g;
+    /* the scales a block ahead, as quant__bk_krun */
+    __m512 sc = t == QUANT_Q6_K ? quant__bk_q6dv(src, 1) : quant__bk_k45dm(src);
     for (k = 0; k < nb; ++k, src += bb) {
         const size_t at = 256 * k;
+        const __m512 nx = k + 1 == nb ? sc : t == QUANT_Q6_K ? quant__bk_q6dv(src + bb, 1) : quant__bk_k45dm(src + bb);
         quant__bk_f16 u;
         float *ds = u.f;
+        u.v = sc;
+        sc = nx;
+#if defined(__GNUC__) || defined(__clang__)
+        __asm__("" : "+m"(u)); /* a load each, not a vpermd */
+#endif
         if (t == QUANT_Q6_K && (src[209] & 0x7Cu) != 0x7Cu) {
-            quant__bk_q6ds(src, ds, 1);
             for (n = 0; n < 2; ++n) {
                 __m512i v[2];
                 quant__bk_q6c(src, n, v);
@@ -7655,11 +7662,9 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
                                    (__m512i)_mm512_cvtne2ps_pbh(quant__bk_q6y(ds + 8 * n + g + 1, v, g + 1, 1), quant__bk_q6y(ds + 8 * n + g, v, g, 1)), o);
             }
         } else if (t == QUANT_Q4_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; n += 2)
                 quant__bk_k45s(src, 0, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n + 1, lev), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else if (t == QUANT_Q5_K && (src[1] & 0x7Cu) != 0x7Cu && (src[3] & 0x7Cu) != 0x7Cu) {
-            u.v = quant__bk_k45dm(src);
             for (n = 0; n < 8; ++n)
                 quant__bk_k45s(src, 1, n, (__m512i)_mm512_cvtne2ps_pbh(quant__bk_k45t(ds, n, lev16), quant__bk_k45t(ds, n, lev)), dst, at, o);
         } else quant__bk_one(t, src, dst, at, o);
