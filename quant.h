@@ -6863,10 +6863,12 @@ QUANT__INLINE void quant__bk_k45s(const uint8_t *b, const int k5, int s, __m512i
     const __m512i m15 = _mm512_set1_epi16(15), s16 = _mm512_set1_epi16(16);
     if (k5) {
         /* qh[l] in word l, shifted so that bit s lands in bit 4 (vpermw
-           reads bits 0..4) */
+           reads bits 0..4; a dword shift: no bit of the low word reaches
+           bit 4 of the high one, and the bits a right shift brings into
+           the low word's top are above bit 7) */
         const __m512i qh = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + 16)));
         const __m512i W = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(b + 48 + 32 * (s / 2))));
-        const __m512i hs = s < 4 ? _mm512_slli_epi16(qh, (unsigned)(4 - s)) : s > 4 ? _mm512_srli_epi16(qh, (unsigned)(s - 4)) : qh;
+        const __m512i hs = s < 4 ? _mm512_slli_epi32(qh, (unsigned)(4 - s)) : s > 4 ? _mm512_srli_epi32(qh, (unsigned)(s - 4)) : qh;
         const __m512i i = _mm512_ternarylogic_epi32(s & 1 ? _mm512_srli_epi16(W, 4) : W, hs, m15, 0xE4);
         quant__bk_st32(dst, at + 32 * (size_t)s, _mm512_permutexvar_epi16(i, t), o);
     } else {
