@@ -7224,7 +7224,7 @@ QUANT__INLINE void quant__bk_one(unsigned t, const uint8_t *b, void *dst, size_t
         break;
     }
     case QUANT_Q3_K:
-        if (!(o & 3u)) quant__bk_q3f(b, dst, at, o, quant__bk_q3ds(b)); /* f16 (f32 goes through quant__bk_krun) */
+        if (!(o & 3u)) quant__bk_q3f(b, dst, at, o, quant__bk_q3ds(b)); /* f32 (quant__bk_krun calls quant__bk_q3f itself) */
         else quant__bk_q3h(b, dst, at, o, quant__bk_q3ds(b));
         break;
     default: break;
@@ -7677,8 +7677,8 @@ QUANT__BF16I_FN void quant__bk_kq_bf16i(unsigned t, const uint8_t *src, void *ds
 #  define QUANT__BK_KQI 0
 #endif
 
-/* Q3_K, Q4_K, Q5_K and Q6_K to f32 (o 0, or 4 streamed), nb > 0: the
-   next block's scales (quant__bk_q3ds, _k45dm, _q6dv) are computed while
+/* Q3_K, Q4_K, Q5_K and Q6_K to f32 (o 0, or 4 streamed), and Q3_K to
+   bf16 (o 1, or 5), nb > 0: the next block's scales (quant__bk_q3ds, _k45dm, _q6dv) are computed while
    this block is decoded. A block's first table or product waits some 30
    cycles for them (loads, vcvtph2ps, shuffles, a multiply, a store and a
    reload), more than the core covers from the block before. (Zen 5, 64 Ki
