@@ -6546,11 +6546,12 @@ QUANT__NOINLINE void quant__blk_encode(unsigned t, const float *x, uint8_t *b)
 /* Every store that stays in the caches asks for the line 1 KiB past it.
    The output of a decode that fits in L2 is written faster so (Intel Xeon
    with AVX512-FP16, 64 Ki elements to f32 on malloc's buffer, 16 bytes
-   off a line: Q4_K 1.6x faster, Q3_K, Q4_0, Q4_1, Q5_0, Q5_1 1.35-1.45x,
-   none slower; on a 64-byte boundary Q4_K and Q6_K 1.2x): the core's own
-   prefetcher does not keep up with stores split across two lines, nor
-   with Q4_K's or IQ4_XS's. A prefetch past the buffer's end is harmless
-   (it never faults), and the address is formed as an integer. */
+   off a line: Q4_K 1.7x faster with its stores in address order, Q6_K
+   1.6x, the other types 1.1x to 1.4x, Q2_K level, held by its
+   arithmetic; on a 64-byte boundary Q4_K and Q6_K 1.2x, the rest level):
+   the core's own prefetcher does not keep up with stores split across
+   two lines. A prefetch past the buffer's end is harmless (it never
+   faults), and the address is formed as an integer. */
 #define QUANT__BK_PF(p) _mm_prefetch((const char *)((uintptr_t)(p) + 1024u), _MM_HINT_T0)
 /* 16 outputs at element `at` of dst: o & 3 is 0 for f32, 1 bf16, 2 f16
    (16-bit bits in 32-bit lanes); o & 4 streams them past the caches */
