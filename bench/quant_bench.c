@@ -726,6 +726,9 @@ int main(int argc, char **argv)
         setenv("OMP_NUM_THREADS", "1", 1);
         execv("/proc/self/exe", argv);
     }
+#ifndef __OPTIMIZE__
+    fprintf(stderr, "quant-bench: built without optimization (-O0); its figures say nothing of quant.h's speed\n");
+#endif
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--json")) json = 1;
