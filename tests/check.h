@@ -44,6 +44,19 @@ CHECK_UNUSED static uint32_t check_rand(void)
     return (uint32_t)((check_rng * 0x2545F4914F6CDD1Dull) >> 32);
 }
 
+/* QUANT_TEST_LIGHT set (tests/run-all.sh's memcheck and sanitizer runs,
+   where each operation costs ten to fifty times as much): the programs
+   that repeat random rounds run fewer of them, and say so. Their edge
+   values, every length and every path stay; the other builds run them
+   all. */
+CHECK_UNUSED static int check_light(const char *name, int full, int light)
+{
+    const char *v = getenv("QUANT_TEST_LIGHT");
+    if (v == NULL || *v == '\0' || strcmp(v, "0") == 0) return full;
+    printf("%s: QUANT_TEST_LIGHT, %d of %d random rounds\n", name, light, full);
+    return light;
+}
+
 CHECK_UNUSED static float check_float_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 CHECK_UNUSED static uint32_t check_bits_float(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 

@@ -26,7 +26,7 @@ config() { # name, meson test args (quoted, one string), meson setup args...
         echo "FAIL $name: build"; tail -30 "$out/$name.build.log"; cfg_failed=$((cfg_failed + 1)); return
     fi
     # shellcheck disable=SC2086
-    meson test -C "$dir" --print-errorlogs $targs 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):' | sed "s/^/  [$name] /"
+    QUANT_TEST_LIGHT=${light:-0} meson test -C "$dir" --print-errorlogs $targs 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout):' | sed "s/^/  [$name] /"
     echo "$dir" >>"$out/configs.txt"
 }
 
@@ -46,15 +46,21 @@ config scalar      "--no-suite compile" -Dsimd=scalar -Dbench=false
 config avx512      "--no-suite compile" -Dsimd=avx512 -Dbench=false
 config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0
 config O2-contract-fast "--no-suite compile" $native -Doptimization=2 "-Dc_args=-ffp-contract=fast" -Dbench=false
+# the memcheck and sanitizer runs repeat fewer random rounds (tests/check.h,
+# check_light): every path, length and edge value, at a fifth of the time
+light=1
 config sanitize    "--no-suite compile" $native $san "-Dc_args=-g1 -fno-sanitize-recover=all" -Dbench=false
+light=0
 CC=clang config clang "--no-suite compile" $native -Dbench=false
 # the libFuzzer target for 60 s rides on the clang ASan+UBSan build; clang
 # 14's pointer-overflow check alone took most of its 17-minute build (gcc's
 # UBSan above keeps that check)
+light=1
 CC=clang config clang-sanitize "--no-suite compile" $native $san -Dfuzz=true \
     "-Dc_args=-g1 -fno-sanitize-recover=all -fno-sanitize=pointer-overflow" -Dbench=false
 # valgrind has no AVX-512: memcheck runs the AVX2 build
 config valgrind    "--no-suite compile --wrapper=$here/tests/valgrind.sh --timeout-multiplier=10" -Dsimd=avx2 -Dbuildtype=debugoptimized -Dbench=false
+light=0
 config aarch64     "" --cross-file "$here/cross/aarch64.txt" -Dbench=false
 config armhf       "" --cross-file "$here/cross/armhf.txt" -Dbench=false
 config cortex-m4   "" --cross-file "$here/cross/cortex-m4.txt"

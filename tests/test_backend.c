@@ -262,7 +262,7 @@ static void blocks_vs_scalar(void)
 int main(int argc, char **argv)
 {
     size_t n, i;
-    int si, zi, round;
+    int si, zi, round, rounds;
     check_cpu();
     zps[10] = hook_k.zp_pack;
     zps[11] = -hook_k.zp_pack;
@@ -281,7 +281,8 @@ int main(int argc, char **argv)
     long_rows();
     blocks_vs_scalar();
     for (i = 0; i < sizeof qin; ++i) qin[i] = (uint8_t)(i * 37 + 11);
-    for (round = 0; round < 3; ++round)
+    rounds = check_light("test_backend", 3, 1);
+    for (round = 0; round < rounds; ++round)
         for (si = 0; si < (int)NSC; ++si)
             for (zi = 0; zi < (int)NZP; ++zi) {
                 unsigned code;

@@ -747,7 +747,7 @@ int main(int argc, char **argv)
     static const quant_dtype qsrc[] = { QUANT_S8, QUANT_U8, QUANT_S4, QUANT_U4, QUANT_S32, QUANT_F8_E4M3, QUANT_F8_E5M2,
                                         QUANT_S16, QUANT_S2, QUANT_U2 };
     static const quant_dtype zts[] = { QUANT_S8, QUANT_U8, QUANT_S32, QUANT_S4, QUANT_U4, QUANT_S16, QUANT_S2, QUANT_U2 };
-    int it;
+    int it, rounds;
     check_cpu();
     if (argc == 4 && strcmp(argv[1], "all") == 0) return sweep((unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]));
     widen_all();
@@ -762,7 +762,8 @@ int main(int argc, char **argv)
     validation();
     row_kernels();
     onednn_bf16_flush();
-    for (it = 0; it < 7000; ++it) {
+    rounds = check_light("test_formats", 7000, 1500);
+    for (it = 0; it < rounds; ++it) {
         const tcase c = random_case();
         const int quantize = (int)(check_rand() % 2), dynamic = (int)(check_rand() % 2);
         const quant_dtype ft = floats[check_rand() % 3];
