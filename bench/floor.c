@@ -118,6 +118,19 @@
                 tree takes the 16 sub-block vectors with |x| in its first
                 level. Every correct encoder does more
 
+   f32 -> q6_K's search (4n bytes read, n written: the limit loop of
+   requantize), per block of 256 as 16 groups of 16 in the 16 lanes:
+
+     floor      per block the groups' |x| maxima (16 vmaxps, no first-max
+                rule), w = x * x and w * x of each vector, then each of
+                make_qx_quants' 19 trial scales (the first and -9 .. 9): one
+                vector division for the 16 groups' iscales, and per element
+                is * x, vrndscaleps, and the two sums' three products and
+                two adds in element order, four trials' chains side by
+                side. No clamps, no choice of the best trial, no second
+                pass at the chosen scales, no codes or scales written:
+                every exact encoder does more
+
    f32 -> q8_K (4n bytes read, 292/256 n written; the encode limit for
    292 bytes a run), per group of 16 blocks of 256:
 
@@ -563,6 +576,50 @@ __attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, siz
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
 }
 
+/* ---- f32 -> q6_K's search ---- */
+T512 __attribute__((noinline)) static void q6k_floor(const void *srcv, void *dstv, size_t n)
+{
+    const float *x = (const float *)srcv;
+    __m512 out = _mm512_setzero_ps();
+    size_t blk;
+    for (blk = 0; blk + 256 <= n; blk += 256) {
+        __m512 xt[16], w[16], wx[16], mx = _mm512_setzero_ps();
+        int i, t, u;
+        for (i = 0; i < 16; ++i) {
+            xt[i] = _mm512_loadu_ps(x + blk + 16 * (size_t)i);
+            mx = _mm512_max_ps(mx, _mm512_abs_ps(xt[i]));
+            w[i] = _mm512_mul_ps(xt[i], xt[i]);
+            wx[i] = _mm512_mul_ps(w[i], xt[i]);
+        }
+        for (t = 0; t < 19; t += 4) {
+            __m512 is[4], a[4], b[4];
+            for (u = 0; u < 4; ++u) {
+                is[u] = _mm512_div_ps(_mm512_set1_ps(-(32.0f + 0.1f * (float)(t + u - 9))), mx);
+                a[u] = b[u] = _mm512_setzero_ps();
+            }
+            for (i = 0; i < 16; ++i)
+                for (u = 0; u < 4 && t + u < 19; ++u) {
+                    const __m512 l = _mm512_roundscale_ps(_mm512_mul_ps(is[u], xt[i]), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                    a[u] = _mm512_add_ps(a[u], _mm512_mul_ps(wx[i], l));
+                    b[u] = _mm512_add_ps(b[u], _mm512_mul_ps(_mm512_mul_ps(w[i], l), l));
+                }
+            for (u = 0; u < 4 && t + u < 19; ++u) out = _mm512_add_ps(out, _mm512_add_ps(a[u], b[u]));
+        }
+    }
+    _mm512_storeu_ps((float *)dstv, out);
+}
+
+__attribute__((noinline)) static void q6k_loop(const void *srcv, void *dstv, size_t n)
+{
+    quant_tensor src, dst;
+    quant_attrs a = quant_attrs_default();
+    memset(&src, 0, sizeof src);
+    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
+    src.data = (void *)(uintptr_t)srcv;
+    dst = src; dst.dtype = QUANT_Q6_K; dst.data = dstv;
+    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
 /* ---- f32 -> q8_0 ---- */
 /* quant-bench's encode limit for q8_0: a run of 256 floats (1 KiB) folded,
    the fold stored over its 272 block bytes */
@@ -985,6 +1042,8 @@ int main(int argc, char **argv)
           { rqf_floor_loop, rqf_clamp_loop, rqf_loop, rqf_floor2_loop } },
         { "f32 -> iq4_nl (ggml_quantize_chunk's search)", 4, 1, 1, limit32, { "floor", "quant.h", NULL },
           { iq4_floor_loop, iq4_loop, NULL } },
+        { "f32 -> q6_K's search (make_qx_quants, 19 trial scales)", 4, 1, 1, limit32, { "floor", "quant.h", NULL },
+          { q6k_floor, q6k_loop, NULL } },
         { "f32 -> q8_0", 4, 1, 2, q8_limit_loop, { "floor", "floor 1p", "quant.h" }, { q8_floor_loop, q8_floor1_loop, q8_loop } },
         { "q4_0 -> f32", 0, 0, 4, q4_limit_f32, { "floor", "floor+mul", "quant.h" },
           { q4_floor_f32, q4_floor_mul_f32, q4_loop_f32 } },
