@@ -44,11 +44,11 @@ CHECK_UNUSED static uint32_t check_rand(void)
     return (uint32_t)((check_rng * 0x2545F4914F6CDD1Dull) >> 32);
 }
 
-/* QUANT_TEST_LIGHT set (tests/run-all.sh's memcheck and sanitizer runs,
-   where each operation costs ten to fifty times as much): the programs
-   that repeat random rounds run fewer of them, and say so. Their edge
-   values, every length and every path stay; the other builds run them
-   all. */
+/* QUANT_TEST_LIGHT set (tests/run-all.sh's -O0, memcheck, sanitizer and
+   qemu-user runs, where each operation costs several to fifty times as
+   much): the programs that repeat random rounds run fewer of them, and
+   say so. Their edge values, every length and every path stay; the
+   optimized x86 builds run them all. */
 CHECK_UNUSED static int check_light(const char *name, int full, int light)
 {
     const char *v = getenv("QUANT_TEST_LIGHT");

@@ -44,10 +44,13 @@ config dispatch    "--no-suite compile" -Dsimd=auto -Dbench=false
 CC=clang config clang-dispatch "--no-suite compile" -Dsimd=auto -Dbench=false
 config scalar      "--no-suite compile" -Dsimd=scalar -Dbench=false
 config avx512      "--no-suite compile" -Dsimd=avx512 -Dbench=false
+# the -O0, memcheck, sanitizer and qemu-user runs repeat fewer random rounds
+# (tests/check.h, check_light): every path, length and edge value in a
+# fraction of the time; the optimized x86 builds above run them all
+light=1
 config O0          "--no-suite compile" $native -Dbuildtype=debug -Doptimization=0
+light=0
 config O2-contract-fast "--no-suite compile" $native -Doptimization=2 "-Dc_args=-ffp-contract=fast" -Dbench=false
-# the memcheck and sanitizer runs repeat fewer random rounds (tests/check.h,
-# check_light): every path, length and edge value, at a fifth of the time
 light=1
 config sanitize    "--no-suite compile" $native $san "-Dc_args=-g1 -fno-sanitize-recover=all" -Dbench=false
 light=0
@@ -60,9 +63,9 @@ CC=clang config clang-sanitize "--no-suite compile" $native $san -Dfuzz=true \
     "-Dc_args=-g1 -fno-sanitize-recover=all -fno-sanitize=pointer-overflow" -Dbench=false
 # valgrind has no AVX-512: memcheck runs the AVX2 build
 config valgrind    "--no-suite compile --wrapper=$here/tests/valgrind.sh --timeout-multiplier=10" -Dsimd=avx2 -Dbuildtype=debugoptimized -Dbench=false
-light=0
 config aarch64     "" --cross-file "$here/cross/aarch64.txt" -Dbench=false
 config armhf       "" --cross-file "$here/cross/armhf.txt" -Dbench=false
+light=0
 config cortex-m4   "" --cross-file "$here/cross/cortex-m4.txt"
 config cortex-m0   "" --cross-file "$here/cross/cortex-m0.txt"
 config cortex-m55  "" --cross-file "$here/cross/cortex-m55.txt"
