@@ -565,15 +565,21 @@ T512 __attribute__((noinline)) static void iq4_floor_loop(const void *srcv, void
     _mm512_storeu_ps((float *)dstv, acc[0]);
 }
 
-__attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, size_t n)
+/* quant.h's encode of n floats, rows of 4096, to block type t */
+static void encode_rows(const void *srcv, void *dstv, size_t n, quant_dtype t)
 {
     quant_tensor src, dst;
     quant_attrs a = quant_attrs_default();
     memset(&src, 0, sizeof src);
     src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
     src.data = (void *)(uintptr_t)srcv;
-    dst = src; dst.dtype = QUANT_IQ4_NL; dst.data = dstv;
+    dst = src; dst.dtype = t; dst.data = dstv;
     if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+}
+
+__attribute__((noinline)) static void iq4_loop(const void *srcv, void *dstv, size_t n)
+{
+    encode_rows(srcv, dstv, n, QUANT_IQ4_NL);
 }
 
 /* ---- f32 -> q6_K's search ---- */
@@ -611,13 +617,7 @@ T512 __attribute__((noinline)) static void q6k_floor(const void *srcv, void *dst
 
 __attribute__((noinline)) static void q6k_loop(const void *srcv, void *dstv, size_t n)
 {
-    quant_tensor src, dst;
-    quant_attrs a = quant_attrs_default();
-    memset(&src, 0, sizeof src);
-    src.dtype = QUANT_F32; src.rank = 2; src.dims[0] = (int64_t)(n / 4096); src.dims[1] = 4096;
-    src.data = (void *)(uintptr_t)srcv;
-    dst = src; dst.dtype = QUANT_Q6_K; dst.data = dstv;
-    if (quant_quantize(&src, &dst, &a) != QUANT_OK) abort();
+    encode_rows(srcv, dstv, n, QUANT_Q6_K);
 }
 
 /* ---- f32 -> q8_0 ---- */
