@@ -4969,7 +4969,7 @@ QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, co
 #if QUANT__PASS == QUANT_SIMD_AVX512
 #  define QUANT__RQ_WIDE 1
 #  define QUANT__RQ_WK 3
-#elif QUANT__PASS == QUANT_SIMD_AVX2
+#elif QUANT__PASS == QUANT_SIMD_AVX2 || QUANT__PASS == QUANT_SIMD_SSE2
 #  define QUANT__RQ_WIDE 1
 #  define QUANT__RQ_WK 4
 #else
@@ -5211,6 +5211,52 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
     o = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(_mm_shuffle_epi32(g, 0xF5), to), _mm_set1_epi64x(1 << 30)), 31);
     return _mm_sub_epi32(_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(2, 0, 2, 0))), t);
 }
+/* The wide form (channels last, every shift below 0), the same two steps
+   with their per-lane constants laid out beforehand, four 64-bit words an
+   element: 2m; the first step's addend b = 2^63 - m 2^32 (SINGLE: the
+   high half of xb 2m + b is hb = h + 2^31, h = floor(xm / 2^31)) or that
+   less 2^32 - 2^31 (DOUBLE: hb - 1 with c = 2^30 in h, which the nudge
+   makes hb where h > 0 and leaves one less elsewhere); u = 2^(32-k); and
+   v = 2^31 - 2^(63-k). The high half of g u + v is then floor((h' +
+   2^(k-1)) / 2^k) as a signed word: g u = h' 2^(32-k) + 2^(63-k) exactly
+   (g = h' + 2^31 < 2^32, u <= 2^31), and v takes the bias off and adds
+   the half. Each multiply takes its pairs of words from an unpack of the
+   vector with itself, so that all four words come in element order. k =
+   0 (u = 2^32) has no place here; the layout is not made then. */
+QUANT__INLINE unsigned quant__v_rq_wput(int64_t *w, const int32_t *m, const int32_t *sh, int dbl)
+{
+    const uint64_t one = 1;
+    unsigned zero = 0;
+    size_t h;
+    for (h = 0; h < 8; ++h) {
+        const unsigned k = 0u - (unsigned)sh[h]; /* 0 to 31 */
+        const uint64_t mu = (uint32_t)m[h];
+        w[h] = (int64_t)(mu + mu);
+        w[QUANT__RQ_WN + h] = (int64_t)((one << 63) - (mu << 32) - (dbl ? one << 31 : 0u));
+        w[2 * QUANT__RQ_WN + h] = k ? (int64_t)(one << (32 - k)) : 0;
+        w[3 * QUANT__RQ_WN + h] = k ? (int64_t)((one << 31) - (one << (63 - k))) : 0;
+        zero |= k == 0 ? 1u : 0u;
+    }
+    return zero;
+}
+QUANT__INLINE __m128i quant__v_rq_w4(__m128i v, const int64_t *a, const int64_t *b)
+{
+    const __m128i e = _mm_add_epi64(_mm_mul_epu32(_mm_unpacklo_epi32(v, v), _mm_loadu_si128((const __m128i *)(const void *)a)),
+                                    _mm_loadu_si128((const __m128i *)(const void *)b));
+    const __m128i o = _mm_add_epi64(_mm_mul_epu32(_mm_unpackhi_epi32(v, v), _mm_loadu_si128((const __m128i *)(const void *)(a + 2))),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
+    return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
+}
+QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m128i lo, __m128i hi,
+                                         const int clamp)
+{
+    const __m128i xb = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)src), _mm_set1_epi32((int)0x80000000u));
+    __m128i g = quant__v_rq_w4(xb, w, w + QUANT__RQ_WN), r;
+    (void)vec; /* the layout only: one channel takes quant__v_rq_fixed */
+    if (dbl) g = _mm_sub_epi32(g, _mm_srai_epi32(g, 31));
+    r = quant__v_rq_w4(g, w + 2 * QUANT__RQ_WN, w + 3 * QUANT__RQ_WN);
+    return clamp ? quant__mini(quant__sel(quant__gt(lo, r), lo, r), hi) : r;
+}
 #elif QUANT__PASS == QUANT_SIMD_NEON
 #  define QUANT__RQ_V_OK(k) 1
 QUANT__INLINE int64x2_t quant__v_rq_half(int32x2_t x, int32x2_t m, int32x2_t sh, int32x2_t c)
@@ -5311,7 +5357,7 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
     if (!left) return quant__v_rq_right(src, m, sh, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
     return quant__v_rq_fixed(src, m, sh, vec, k);
 #else
-#  if QUANT__PASS == QUANT_SIMD_AVX2
+#  if QUANT__RQ_WIDE
     if (wide) return quant__v_rq_wide(src, w, vec, rnd == QUANT_RQ_DOUBLE, lo, hi, clamp);
 #  endif
     (void)left;
@@ -5438,7 +5484,8 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
         else
 #endif
 #if QUANT__RQ_WIDE
-        if (rnd != QUANT_RQ_FLOAT && (vec ? k->w != NULL : rnd == QUANT_RQ_SINGLE || sh[0] != 0))
+        if (rnd != QUANT_RQ_FLOAT &&
+            (vec ? k->w != NULL : QUANT__PASS != QUANT_SIMD_SSE2 && (rnd == QUANT_RQ_SINGLE || sh[0] != 0)))
             i = k->full ? QUANT__RQ_LOOP(0, 1, 1) : QUANT__RQ_LOOP(0, 1, 0);
         else
 #endif
@@ -5554,7 +5601,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
             }
             zero = quant__v_rq_wput(rep.w, tm, ts, dbl) | quant__v_rq_wput(rep.w + f - 8, tm + f - 8, ts + f - 8, dbl);
         }
-        if (!(dbl && zero)) {
+        if (!((dbl || QUANT__PASS == QUANT_SIMD_SSE2) && zero)) {
             for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
             k1.period = runw;
             k1.w = rep.w;

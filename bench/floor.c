@@ -3,7 +3,9 @@
    by side the limit loop of quant-bench, loops that do less than any
    correct kernel, and quant.h's kernel, at 4 Ki, 64 Ki and 1 Mi elements.
 
-     floor [--runs N] [--only TITLE-PREFIX]
+     floor [--runs N] [--only TITLE-PREFIX] [--n ELEMENTS]
+
+   --n times that one size (a multiple of 4096) in place of the three.
 
    bf16 -> s8 (2n bytes read, n written), per 64 elements (two 64-byte
    loads, one 64-byte store):
@@ -385,6 +387,15 @@ __attribute__((noinline)) static void limit32(const void *srcv, void *dstv, size
     for (i = 0; i < n; ++i) dst[i] = (uint8_t)src[i];
 }
 
+/* the floors ask for their source 2560 bytes ahead, one line of 64 bytes
+   at a time, as quant.h's streaming requantize does (without it a floor
+   at 16 Mi is slower than quant.h) */
+#define RQ_AHEAD(p, lines)                                                                        \
+    do {                                                                                          \
+        int l_;                                                                                   \
+        for (l_ = 0; l_ < (lines); ++l_) _mm_prefetch((const char *)(p) + 2560 + 64 * l_, _MM_HINT_T0); \
+    } while (0)
+
 /* the high halves of x * m, 16 lanes */
 T512 static inline __m512i high_products(const int32_t *x, const int32_t *m)
 {
@@ -399,9 +410,11 @@ T512 __attribute__((noinline)) static void rq_floor_loop(const void *srcv, void 
     uint8_t *dst = (uint8_t *)dstv;
     size_t i, j;
     for (i = 0; i + C <= n; i += C)
-        for (j = 0; j < C; j += 64)
+        for (j = 0; j < C; j += 64) {
+            RQ_AHEAD(src + i + j, 4);
             store_packed(dst + i + j, high_products(src + i + j, rq_m + j), high_products(src + i + j + 16, rq_m + j + 16),
                          high_products(src + i + j + 32, rq_m + j + 32), high_products(src + i + j + 48, rq_m + j + 48));
+        }
 }
 
 /* quant_requantize on [n / C, C], channels last, zp 3, the whole s8 range */
@@ -444,9 +457,11 @@ T256 __attribute__((noinline)) static void rq_floor2_loop(const void *srcv, void
     uint8_t *dst = (uint8_t *)dstv;
     size_t i, j;
     for (i = 0; i + C <= n; i += C)
-        for (j = 0; j < C; j += 32)
+        for (j = 0; j < C; j += 32) {
+            RQ_AHEAD(src + i + j, 2);
             store_packed2(dst + i + j, high_products2(src + i + j, rq_m + j), high_products2(src + i + j + 8, rq_m + j + 8),
                           high_products2(src + i + j + 16, rq_m + j + 16), high_products2(src + i + j + 24, rq_m + j + 24));
+        }
 }
 
 /* the same with SSE2, 4 lanes a vector, 16 bytes a store: pmuludq (no
@@ -466,12 +481,14 @@ __attribute__((noinline)) static void rq_floor_sse2_loop(const void *srcv, void 
     uint8_t *dst = (uint8_t *)dstv;
     size_t i, j;
     for (i = 0; i + C <= n; i += C)
-        for (j = 0; j < C; j += 16)
+        for (j = 0; j < C; j += 16) {
+            RQ_AHEAD(src + i + j, 1);
             _mm_storeu_si128((__m128i *)(void *)(dst + i + j),
                              _mm_packs_epi16(_mm_packs_epi32(high_products_sse2(src + i + j, rq_m + j),
                                                              high_products_sse2(src + i + j + 4, rq_m + j + 4)),
                                              _mm_packs_epi32(high_products_sse2(src + i + j + 8, rq_m + j + 8),
                                                              high_products_sse2(src + i + j + 12, rq_m + j + 12))));
+        }
 }
 
 __attribute__((noinline)) static void rq_loop(const void *srcv, void *dstv, size_t n)
@@ -491,9 +508,11 @@ T512 __attribute__((noinline)) static void rqf_floor_loop(const void *srcv, void
     uint8_t *dst = (uint8_t *)dstv;
     size_t i, j;
     for (i = 0; i + C <= n; i += C)
-        for (j = 0; j < C; j += 64)
+        for (j = 0; j < C; j += 64) {
+            RQ_AHEAD(src + i + j, 4);
             store_packed(dst + i + j, float_products(src + i + j, rq_s + j), float_products(src + i + j + 16, rq_s + j + 16),
                          float_products(src + i + j + 32, rq_s + j + 32), float_products(src + i + j + 48, rq_s + j + 48));
+        }
 }
 
 /* the floor and what a correct kernel must add to it in the whole s8
@@ -510,6 +529,7 @@ T512 __attribute__((noinline)) static void rqf_clamp_loop(const void *srcv, void
     for (i = 0; i + C <= n; i += C)
         for (j = 0; j < C; j += 64) {
             __m512i q[4];
+            RQ_AHEAD(src + i + j, 4);
             for (v = 0; v < 4; ++v)
                 q[v] = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)(src + i + j + 16 * v))),
                                                                       _mm512_loadu_ps(rq_s + j + 16 * v)), hi));
@@ -531,9 +551,11 @@ T256 __attribute__((noinline)) static void rqf_floor2_loop(const void *srcv, voi
     uint8_t *dst = (uint8_t *)dstv;
     size_t i, j;
     for (i = 0; i + C <= n; i += C)
-        for (j = 0; j < C; j += 32)
+        for (j = 0; j < C; j += 32) {
+            RQ_AHEAD(src + i + j, 2);
             store_packed2(dst + i + j, float_products2(src + i + j, rq_s + j), float_products2(src + i + j + 8, rq_s + j + 8),
                           float_products2(src + i + j + 16, rq_s + j + 16), float_products2(src + i + j + 24, rq_s + j + 24));
+        }
 }
 
 __attribute__((noinline)) static void rqf_loop(const void *srcv, void *dstv, size_t n)
@@ -989,14 +1011,14 @@ typedef struct fcase {
     loop_fn loops[4];
 } fcase;
 
-static void run_case(const fcase *fc, int runs)
+static void run_case(const fcase *fc, int runs, size_t only_n)
 {
     static const size_t sizes[3] = { 4096, 65536, 1048576 };
     int si, round, k;
     printf("%s on %s; median of %d rounds\n", fc->title, quant_backend(), runs);
     printf("%-10s %9s %9s %8s\n", "loop", "n", "ns/elem", "x limit");
-    for (si = 0; si < 3; ++si) {
-        const size_t n = sizes[si];
+    for (si = 0; si < (only_n ? 1 : 3); ++si) {
+        const size_t n = only_n ? only_n : sizes[si];
         const int reps = (int)(200000000u / n) + 1;
         const size_t sbytes = fc->esize ? n * fc->esize : n / 32 * Q4B;
         unsigned char *src = malloc(sbytes);
@@ -1059,13 +1081,15 @@ int main(int argc, char **argv)
     };
     const char *only = NULL;
     int runs = 11, c, a, bad = 0;
+    long n = 0;
     for (a = 1; a + 1 < argc; a += 2) {
         if (strcmp(argv[a], "--runs") == 0) runs = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--n") == 0) n = atol(argv[a + 1]);
         else if (strcmp(argv[a], "--only") == 0) only = argv[a + 1];
         else bad = 1;
     }
-    if (runs < 1 || runs > 1000 || bad || argc % 2 == 0) {
-        fprintf(stderr, "usage: %s [--runs N] [--only TITLE-PREFIX]\n", argv[0]);
+    if (runs < 1 || runs > 1000 || n < 0 || n % 4096 || bad || argc % 2 == 0) {
+        fprintf(stderr, "usage: %s [--runs N] [--only TITLE-PREFIX] [--n ELEMENTS, a multiple of 4096]\n", argv[0]);
         return 2;
     }
     __builtin_cpu_init();
@@ -1080,7 +1104,7 @@ int main(int argc, char **argv)
     }
     for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c)
         if ((!only || strncmp(cases[c].title, only, strlen(only)) == 0) && (c != 6 || __builtin_cpu_supports("avx512bf16")))
-            run_case(&cases[c], runs);
+            run_case(&cases[c], runs, (size_t)n);
     return 0;
 }
 #endif

@@ -340,7 +340,7 @@ static void per_channel(void)
     for (si = 0; si < (int)(sizeof shapes / sizeof shapes[0]); ++si)
         for (di = 0; di < 3; ++di)
             for (r = 0; r < 3; ++r)
-                for (rep = 0; rep < 4; ++rep) {
+                for (rep = 0; rep < 6; ++rep) {
                     int rank = shapes[si].rank, ax = (int)(shapes[si].axis < 0 ? shapes[si].axis + rank : shapes[si].axis);
                     size_t n = count(rank, shapes[si].dims), nch = (size_t)shapes[si].dims[ax], i;
                     quant_dtype dt = dts[di];
@@ -359,6 +359,11 @@ static void per_channel(void)
                         /* right shifts only, 0 and -31 in every lane position: the
                            vector kernels that take no left shift run */
                         if (rep == 3) sh[i] = i % 5 == 0 ? 0 : i % 7 == 1 ? -31 : -(int32_t)(check_rand() % 20);
+                        /* right shifts only, none 0 (x86's layouts of
+                           the parameters, which DOUBLE, and SSE2's
+                           SINGLE, take only then), the whole range and
+                           (rep 5) a narrower one */
+                        if (rep >= 4) sh[i] = i % 5 == 0 ? -1 : i % 7 == 1 ? -31 : -1 - (int32_t)(check_rand() % 20);
                         sc[i] = rand_scale();
                     }
                     for (i = 0; i < n; ++i) {
@@ -373,7 +378,7 @@ static void per_channel(void)
                     rq.shifts = sh;
                     rq.scales = sc;
                     rq.zp = rep == 2 ? type_max(dt) : rep == 3 ? type_min(dt) : (type_min(dt) + type_max(dt)) / 2;
-                    if (rep == 1) { rq.act_min = rq.zp - 50; rq.act_max = rq.zp + 60; }
+                    if (rep == 1 || rep == 5) { rq.act_min = rq.zp - 50; rq.act_max = rq.zp + 60; }
                     sprintf(label, "per channel rank %d axis %ld", rank, (long)shapes[si].axis);
                     run(label, acc, rank, shapes[si].dims, dt, &rq);
                     free(acc); free(m); free(sh); free(sc);
