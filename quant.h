@@ -4855,10 +4855,10 @@ typedef struct quant__rqk {
    (about 8 KiB of stack, FLOAT 4), so that one pass of the loop takes the
    whole tensor of short rows */
 #define QUANT__RQ_REP 1024
-/* AVX-512 and AVX2, DOUBLE and SINGLE with right shifts, rows of at most
-   this many channels: three (AVX2: four) 64-bit parameters an element laid
+/* AVX-512, AVX2 and SSE2, DOUBLE and SINGLE with right shifts, rows of at most
+   this many channels: three (AVX2 and SSE2: four) 64-bit parameters an element laid
    out for this many elements of rows and 5 W more (8 KiB of stack, AVX2
-   9.5) */
+   9.5, SSE2 8.6) */
 #define QUANT__RQ_WREP 256
 #define QUANT__RQ_WN (QUANT__RQ_WREP + 5 * QUANT__W)
 
