@@ -1,7 +1,8 @@
 /* f8 in both formats: all 256 codes decoded against the oracle at several
    scales, and encode over a sweep of f32 bit patterns (every 4096th in the
    normal run; all 2^32 with the argument "all", the slow suite, which
-   may be split: "all K N" runs shard K of N). */
+   may be split: "all K N" runs shard K of N; there the oracle runs where
+   the codes change, check_runs in check.h). */
 #include "../quant.h"
 #include "oracle.h"
 #include "check.h"
@@ -9,6 +10,21 @@
 #include <stdlib.h>
 
 #define BLOCK 4096
+
+/* one encoded element against the oracle */
+struct enc {
+    const float *x;
+    const uint8_t *q;
+    int fmt, ov;
+};
+static int enc_at(void *ctx, size_t k)
+{
+    const struct enc *e = (const struct enc *)ctx;
+    const uint8_t want = o_f8_encode(e->x[k], e->x[k], e->fmt, e->ov);
+    CHECK(e->q[k] == want, "encode %s ov=%d x=0x%08x: 0x%02x want 0x%02x", e->fmt ? "e5m2" : "e4m3", e->ov,
+          check_bits_float(e->x[k]), e->q[k], want);
+    return e->q[k] == want;
+}
 
 int main(int argc, char **argv)
 {
@@ -56,11 +72,12 @@ int main(int argc, char **argv)
                     tq.dtype = fmt ? QUANT_F8_E5M2 : QUANT_F8_E4M3;
                     a.f8_overflow = (quant_f8_overflow)ov;
                     CHECK(quant_quantize(&tx, &tq, &a) == QUANT_OK, "status");
-                    for (k = 0; k < BLOCK; ++k) {
-                        uint8_t want = o_f8_encode(x[k], x[k], fmt, ov);
-                        CHECK(q[k] == want, "encode %s ov=%d x=0x%08x: 0x%02x want 0x%02x", fmt ? "e5m2" : "e4m3", ov,
-                              check_bits_float(x[k]), q[k], want);
-                    }
+                    if (step == 1) { /* consecutive patterns: the oracle where q changes */
+                        struct enc e;
+                        e.x = x; e.q = q; e.fmt = fmt; e.ov = ov;
+                        CHECK(check_runs(q, 1, BLOCK, enc_at, &e), "sweep block 0x%08x", (unsigned)(u - BLOCK));
+                    } else
+                        for (k = 0; k < BLOCK; ++k) enc_at(&(struct enc){ x, q, fmt, ov }, (size_t)k);
                 }
         }
         free(x); free(q);

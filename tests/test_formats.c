@@ -618,29 +618,60 @@ static tcase random_case(void)
     return c;
 }
 
+/* one narrowed element against the oracle */
+struct narrow {
+    const float *x;
+    const uint16_t *code;
+    int bf16;
+};
+static int narrow_at(void *ctx, size_t i)
+{
+    const struct narrow *n = (const struct narrow *)ctx;
+    const uint16_t want = n->bf16 ? o_bf16_code(n->x[i]) : o_f16_code(n->x[i]);
+    CHECK(n->code[i] == want, "0x%08x: %s 0x%04x want 0x%04x", (unsigned)check_bits_float(n->x[i]),
+          n->bf16 ? "bf16" : "f16", n->code[i], want);
+    return n->code[i] == want;
+}
+
 /* f32 bit patterns first, first + step, ... (count of them) narrowed to
    f16 and bf16 by the scalar code and, in SIMD builds, by the vector
-   narrowing of the backend that runs, a block at a time */
+   narrowing of the backend that runs, a block at a time: the vectors give
+   the scalar codes everywhere, and the scalar codes the oracle's, which
+   runs on every element, or for consecutive patterns where the codes
+   change (check_runs in check.h) */
 static void narrow_patterns(uint64_t first, uint64_t step, uint64_t count)
 {
     enum { B = 4096 };
     static float x[B];
-    static uint16_t vh[B], vb[B];
+    static uint16_t vh[B], vb[B], sh[B], sb[B];
+    const int runs = step == 1 && first % B == 0;
     uint64_t done;
     for (done = 0; done < count; done += B) {
         const size_t len = count - done < B ? (size_t)(count - done) : B;
+        struct narrow nh, nb;
         size_t i;
         for (i = 0; i < len; ++i) x[i] = o_from_bits((uint32_t)(first + (done + i) * step));
         hook_narrow16(x, vh, len, 0);
         hook_narrow16(x, vb, len, 1);
         for (i = 0; i < len; ++i) {
-            const uint16_t h = hook_f32_to_f16(x[i]), b = hook_f32_to_bf16(x[i]);
-            const uint16_t wh = o_f16_code(x[i]), wb = o_bf16_code(x[i]);
+            sh[i] = hook_f32_to_f16(x[i]);
+            sb[i] = hook_f32_to_bf16(x[i]);
             ++check_count;
-            if (h != wh || b != wb || vh[i] != wh || vb[i] != wb)
-                CHECK(0, "0x%08x: f16 0x%04x (vector 0x%04x) want 0x%04x, bf16 0x%04x (vector 0x%04x) want 0x%04x",
-                      (unsigned)check_bits_float(x[i]), h, vh[i], wh, b, vb[i], wb);
+            if (vh[i] != sh[i] || vb[i] != sb[i])
+                CHECK(0, "0x%08x: f16 0x%04x (vector 0x%04x), bf16 0x%04x (vector 0x%04x)",
+                      (unsigned)check_bits_float(x[i]), sh[i], vh[i], sb[i], vb[i]);
         }
+        nh.x = nb.x = x;
+        nh.code = sh; nh.bf16 = 0;
+        nb.code = sb; nb.bf16 = 1;
+        if (runs) {
+            check_runs(sh, 2, len, narrow_at, &nh);
+            check_runs(sb, 2, len, narrow_at, &nb);
+        } else
+            for (i = 0; i < len; ++i) {
+                narrow_at(&nh, i);
+                narrow_at(&nb, i);
+            }
     }
 }
 

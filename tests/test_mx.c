@@ -512,13 +512,30 @@ static void row_kernels(void)
     }
 }
 
+/* one f4 code of the sweep against the oracle */
+struct f4_at_ctx {
+    const float *x;
+    const uint8_t *code;
+    uint64_t u;
+    int r;
+};
+static int f4_at(void *ctx, size_t i)
+{
+    const struct f4_at_ctx *c = (const struct f4_at_ctx *)ctx;
+    const unsigned want = o_quant_f4(c->x[i], 1.0f, c->r ? O_ONEDNN : O_EXACT);
+    if (c->code[i] == want) return 1;
+    CHECK(0, "0x%08x rounding %d: got 0x%x want 0x%x", (unsigned)(c->u + i), c->r, c->code[i], want);
+    return 0;
+}
+
 /* every f32 bit pattern in shard k of n through the f4 encoder, scale 1,
-   rounding exact and onednn (the two NaN rules) */
+   rounding exact and onednn (the two NaN rules); the oracle runs where the
+   codes change (check_runs in check.h) */
 static int sweep(unsigned k, unsigned shards)
 {
     enum { CHUNK = 1 << 16 };
     static float x[CHUNK];
-    static uint8_t q[CHUNK / 2];
+    static uint8_t q[CHUNK / 2], code[CHUNK];
     const int64_t dims[1] = { CHUNK };
     const uint64_t first = ((uint64_t)1 << 32) / shards * k, last = ((uint64_t)1 << 32) / shards * (k + 1);
     quant_tensor tx = tensor(QUANT_F32, 1, dims, x), tq = tensor(QUANT_F4_E2M1, 1, dims, q);
@@ -533,11 +550,11 @@ static int sweep(unsigned k, unsigned shards)
         for (i = 0; i < CHUNK; ++i) x[i] = o_from_bits((uint32_t)(u + i));
         for (r = 0; r < 2; ++r) {
             a.rounding = r ? QUANT_ROUND_ONEDNN : QUANT_ROUND_EXACT;
+            struct f4_at_ctx c;
             CHECK(quant_quantize(&tx, &tq, &a) == QUANT_OK, "sweep status");
-            for (i = 0; i < CHUNK; ++i) {
-                const unsigned want = o_quant_f4(x[i], 1.0f, r ? O_ONEDNN : O_EXACT);
-                if (nib(q, i) != want) CHECK(0, "0x%08x rounding %d: got 0x%x want 0x%x", (unsigned)(u + i), r, nib(q, i), want);
-            }
+            for (i = 0; i < CHUNK; ++i) code[i] = (uint8_t)nib(q, i);
+            c.x = x; c.code = code; c.u = u; c.r = r;
+            CHECK(check_runs(code, 1, CHUNK, f4_at, &c), "sweep block 0x%08x", (unsigned)u);
         }
     }
     return check_done("test_mx (all f32)");
