@@ -4857,8 +4857,8 @@ typedef struct quant__rqk {
 #define QUANT__RQ_REP 1024
 /* AVX-512, AVX2 and SSE2, DOUBLE and SINGLE with right shifts, rows of at most
    this many channels: three (AVX2 and SSE2: four) 64-bit parameters an element laid
-   out for this many elements of rows and 5 W more (8 KiB of stack, AVX2
-   9.5, SSE2 8.6) */
+   out for this many elements of rows and 5 W more, and SSE2's float form's
+   two floats (8 KiB of stack, AVX2 9.5, SSE2 10.8) */
 #define QUANT__RQ_WREP 256
 #define QUANT__RQ_WN (QUANT__RQ_WREP + 5 * QUANT__W)
 
@@ -4974,6 +4974,13 @@ QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, co
 #  define QUANT__RQ_WK 4
 #else
 #  define QUANT__RQ_WIDE 0
+#endif
+/* SSE2: the float form's two float parameters an element after the
+   wide layout, as many words as one more 64-bit array */
+#if QUANT__PASS == QUANT_SIMD_SSE2
+#  define QUANT__RQ_WF 1
+#else
+#  define QUANT__RQ_WF 0
 #endif
 /* W lanes of quant__rq_fixed before the clamp, from src[0..W), with the
    parameters of m[0], sh[0] (step 0) or m[0..W), sh[0..W) (step 1). */
@@ -5247,6 +5254,44 @@ QUANT__INLINE __m128i quant__v_rq_w4(__m128i v, const int64_t *a, const int64_t 
                                     _mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
     return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
 }
+/* The float form (s8 and u8, right shifts by k = -shift), tried before
+   the integer one. Both roundings are one floor: with y = x m / 2^(31+k),
+   SINGLE is floor(y + 1/2), and DOUBLE, h = floor(x m / 2^31 + 1/2) then
+   floor((h + 2^(k-1) - [h < 0]) / 2^k) for k > 0, is floor(y + 1/2 + d)
+   (nested floors: an integer added inside the inner one passes through)
+   with d = 2^-(k+1) where h >= 0 and -2^-(k+1) where h < 0. Taking d's
+   sign from y's instead changes nothing: the two differ only for y in
+   [-2^-(k+1), 0), where both give 0. In floats, w = fl(fl(x) s) + d with
+   s = fl(m) 2^-(31+k), clamped to [lo, hi] (integers), and rounded to
+   nearest. For |y| <= 512 (past it, lo or hi is the answer either way:
+   |lo|, |hi| < 256), w is within 3 2^-24 512 + 2^-15 < 2^-13 of y + d,
+   so where w is more than 2^-11 from a tie (n + 1/2) the float result is
+   the exact one. A lane that is not flags its vector, and the caller
+   computes the block again with the integer form. */
+QUANT__INLINE void quant__v_rq_fput(float *fs, float *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
+{
+    size_t h;
+    for (h = 0; h < n; ++h) {
+        const unsigned k = 0u - (unsigned)sh[h]; /* 0 to 31 */
+        fs[h] = (float)m[h] * quant__float((127u - 31u - k) << 23);
+        fd[h] = dbl && k ? quant__float((126u - k) << 23) : 0.0f;
+    }
+}
+QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const float *fs, const float *fd, int vec, int dbl,
+                                     __m128 lo, __m128 hi, int clamp, __m128 *flag)
+{
+    const __m128 sgn = _mm_set1_ps(-0.0f);
+    __m128 w = _mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)src)),
+                          vec ? _mm_loadu_ps(fs) : _mm_set1_ps(fs[0]));
+    __m128i r;
+    if (dbl) w = _mm_add_ps(w, _mm_or_ps(_mm_and_ps(w, sgn), vec ? _mm_loadu_ps(fd) : _mm_set1_ps(fd[0])));
+    if (clamp) w = _mm_max_ps(w, lo);
+    w = _mm_min_ps(w, hi);
+    r = _mm_cvtps_epi32(w);
+    *flag = _mm_or_ps(*flag, _mm_cmpge_ps(_mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r))),
+                                          _mm_set1_ps(0.5f - 1.0f / 2048.0f)));
+    return r;
+}
 QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m128i lo, __m128i hi,
                                          const int clamp)
 {
@@ -5396,6 +5441,14 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #else
     const int64_t *const wp = NULL;
 #endif
+#if QUANT__RQ_WF
+    /* the float form: one channel, or the wide layout's floats */
+    const int fast = rnd != QUANT_RQ_FLOAT && (vec ? wide : !left), dbl = rnd == QUANT_RQ_DOUBLE;
+    const __m128 flo = _mm_set1_ps((float)k->lo), fhi = _mm_set1_ps((float)k->hi);
+    float fs0 = 0.0f, fd0 = 0.0f;
+    const float *const fsp = vec && wide ? (const float *)(const void *)(k->w + QUANT__RQ_WK * QUANT__RQ_WN) : &fs0;
+    const float *const fdp = vec && wide ? fsp + QUANT__RQ_WN : &fd0;
+#endif
 #if QUANT__X86
     const size_t per = k->period ? k->period : (size_t)-1;
 #else
@@ -5407,16 +5460,43 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     quant__v_rq_one(src + i + (j), mp + (q + (j)) * step, shp + (q + (j)) * step, sp + (q + (j)) * step, \
                     wp ? wp + (q + (j)) * step : wp, vec, rnd, left, wide, k, lo, hi, c)
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
+#if QUANT__RQ_WF
+    /* the float form, four vectors; the integer one where a lane flags them */
+#  define QUANT__RQ_F(j) \
+    quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, !full, &flag)
+#  define QUANT__RQ_FAST(nt)                                                                                    \
+    do {                                                                                                      \
+        __m128 flag = _mm_setzero_ps();                                                                       \
+        __m128i r0 = QUANT__RQ_F(0), r1 = QUANT__RQ_F(4), r2 = QUANT__RQ_F(8), r3 = QUANT__RQ_F(12);           \
+        if (_mm_movemask_ps(flag)) {                                                                          \
+            r0 = QUANT__RQ_ONE(0, !full);                                                                     \
+            r1 = QUANT__RQ_ONE(4, !full);                                                                     \
+            r2 = QUANT__RQ_ONE(8, !full);                                                                     \
+            r3 = QUANT__RQ_ONE(12, !full);                                                                    \
+        }                                                                                                     \
+        if (full) quant__st8x4((uint8_t *)dst + i, r0, r1, r2, r3, zp, sgn, nt);                             \
+        else                                                                                                  \
+            quant__st8x4((uint8_t *)dst + i, quant__addi(r0, z), quant__addi(r1, z), quant__addi(r2, z),       \
+                         quant__addi(r3, z), 0, sgn, nt);                                                     \
+    } while (0)
+#elif QUANT__X86
+#  define QUANT__RQ_FAST(nt) ((void)0)
+    const int fast = 0;
+#endif
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
 #  define QUANT__RQ_X4(nt)                                                                                      \
     do {                                                                                                      \
-        if (full)                                                                                             \
+        if (fast) QUANT__RQ_FAST(nt);                                                                         \
+        else if (full)                                                                                        \
             quant__st8x4((uint8_t *)dst + i, QUANT__RQ_ONE(0, 0), QUANT__RQ_ONE(QUANT__W, 0),                   \
                          QUANT__RQ_ONE(2 * QUANT__W, 0), QUANT__RQ_ONE(3 * QUANT__W, 0), zp, sgn, nt);           \
         else                                                                                                  \
             quant__st8x4((uint8_t *)dst + i, QUANT__RQ_AT(0), QUANT__RQ_AT(QUANT__W), QUANT__RQ_AT(2 * QUANT__W), \
                          QUANT__RQ_AT(3 * QUANT__W), 0, sgn, nt);                                               \
     } while (0)
+#if QUANT__RQ_WF
+    if (fast && !vec) quant__v_rq_fput(&fs0, &fd0, &m0, &s0, 1, dbl);
+#endif
     if (!QUANT__S16 || k->out != QUANT__RQ_S16) {
         const int32_t zp = k->zp;
         const int nt = k->nt;
@@ -5449,6 +5529,8 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     }
 #  undef QUANT__RQ_X4
 #endif
+#undef QUANT__RQ_FAST
+#undef QUANT__RQ_F
     for (; i + QUANT__W <= n; i += QUANT__W) {
         quant__v_rq_put(dst, i, QUANT__RQ_AT(0), k->out);
         q += QUANT__W;
@@ -5571,7 +5653,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         float f[QUANT__RQ_REP + 5 * QUANT__W];
         int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)];
 #if QUANT__RQ_WIDE
-        int64_t w[QUANT__RQ_WK * QUANT__RQ_WN];
+        int64_t w[(QUANT__RQ_WK + QUANT__RQ_WF) * QUANT__RQ_WN];
         quant__vi align; /* whole vectors: no load of the layout splits a cache line */
 #endif
     } rep;
@@ -5588,9 +5670,15 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         const int dbl = rnd == QUANT_RQ_DOUBLE;
         size_t f = row, j, c = 0;
         unsigned zero = 0;
+#  if QUANT__RQ_WF
+        float *const fs = (float *)(void *)(rep.w + QUANT__RQ_WK * QUANT__RQ_WN), *const fd = fs + QUANT__RQ_WN;
+#  endif
         if (row >= 8) {
             for (j = 0; j + 8 < row; j += 8) zero |= quant__v_rq_wput(rep.w + j, m + j, sh + j, dbl);
             zero |= quant__v_rq_wput(rep.w + row - 8, m + row - 8, sh + row - 8, dbl);
+#  if QUANT__RQ_WF
+            if (!zero) quant__v_rq_fput(fs, fd, m, sh, row, dbl);
+#  endif
         } else {
             int32_t tm[16], ts[16];
             while (f < 8) f += row;
@@ -5600,9 +5688,16 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
                 if (++c == row) c = 0;
             }
             zero = quant__v_rq_wput(rep.w, tm, ts, dbl) | quant__v_rq_wput(rep.w + f - 8, tm + f - 8, ts + f - 8, dbl);
+#  if QUANT__RQ_WF
+            if (!zero) quant__v_rq_fput(fs, fd, tm, ts, f, dbl);
+#  endif
         }
         if (!((dbl || QUANT__PASS == QUANT_SIMD_SSE2) && zero)) {
             for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
+#  if QUANT__RQ_WF
+            quant__v_rq_repeat((int32_t *)(void *)fs, f, runw + 4 * QUANT__W);
+            quant__v_rq_repeat((int32_t *)(void *)fd, f, runw + 4 * QUANT__W);
+#  endif
             k1.period = runw;
             k1.w = rep.w;
             quant__v_rq_forms(src, dst, n, m, sh, s, 1, &k1);
@@ -5654,6 +5749,7 @@ QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, cons
 #undef QUANT__RQ_AHEAD
 #undef QUANT__RQ_WIDE
 #undef QUANT__RQ_WK
+#undef QUANT__RQ_WF
 
 #elif QUANT__PART == 3 && QUANT__RQ
 

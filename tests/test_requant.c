@@ -385,6 +385,62 @@ static void per_channel(void)
                 }
 }
 
+/* ---- accumulators at the rounding boundaries ---------------------------- */
+
+/* The result's steps: with y = acc m / 2^(31+k) (k = -shift), SINGLE's
+   result steps where y + 1/2 is an integer, DOUBLE's where y + 1/2 +
+   2^-(k+1) is (y >= 0) or y + 1/2 - 2^-(k+1) (y below about -1/2). Each
+   element takes the accumulators nearest such a step for its channel, up
+   to 3 either side, at steps from -300 to 300 (every s8 and u8 result, the
+   clamp's ends and past them), per tensor and channels last: these are
+   where a kernel that rounds in floats, or drops DOUBLE's first rounding,
+   gives another answer. */
+static void boundaries(void)
+{
+    static const int64_t shapes[4][2] = { { 64, 256 }, { 300, 37 }, { 1000, 8 }, { 4000, 1 } };
+    static const quant_dtype dts[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
+    int si, di, r, rep;
+    for (si = 0; si < 4; ++si)
+        for (di = 0; di < 3; ++di)
+            for (r = 0; r < 2; ++r)
+                for (rep = 0; rep < 3; ++rep) {
+                    const size_t nch = (size_t)shapes[si][1], n = (size_t)shapes[si][0] * nch;
+                    const quant_dtype dt = dts[di];
+                    quant_requant rq = rq_default(r ? QUANT_RQ_SINGLE : QUANT_RQ_DOUBLE, dt);
+                    int32_t *acc = (int32_t *)xmalloc(n * 4), *m = (int32_t *)xmalloc(nch * 4),
+                            *sh = (int32_t *)xmalloc(nch * 4);
+                    size_t i;
+                    char label[80];
+                    for (i = 0; i < nch; ++i) {
+                        m[i] = (int32_t)(0x40000000u | (check_rand() & 0x3FFFFFFF));
+                        if (rep == 1 && i % 3 == 0) m[i] = (int32_t)(check_rand() & 0x7FFFFFFF) >> (check_rand() % 12);
+                        sh[i] = -1 - (int32_t)(check_rand() % 24); /* right shifts, none 0 */
+                        if (rep == 2) sh[i] = -(int32_t)(check_rand() % 31); /* 0 too */
+                    }
+                    for (i = 0; i < n; ++i) {
+                        const size_t c = i % nch;
+                        const int k = -sh[c], t = (int)(check_rand() % 601) - 300, off = (int)(check_rand() % 7) - 3;
+                        /* acc m at the step: (2t + 1) 2^(30+k), DOUBLE less or more 2^30 */
+                        int64_t b = (2 * (int64_t)t + 1) * ((int64_t)1 << (30 + k)), a;
+                        if (r == 0 && k > 0) b += t >= 0 ? -((int64_t)1 << 30) : (int64_t)1 << 30;
+                        a = m[c] ? floor_pow2(b, 0) / m[c] + off : off;
+                        acc[i] = a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : (int32_t)a;
+                    }
+                    rq.zp = rep == 0 ? 0 : type_min(dt) + (int32_t)(check_rand() % (uint32_t)(type_max(dt) - type_min(dt) + 1));
+                    if (rep == 1) { rq.act_min = rq.zp - 50 < type_min(dt) ? type_min(dt) : rq.zp - 50; rq.act_max = rq.act_min + 100 > type_max(dt) ? type_max(dt) : rq.act_min + 100; }
+                    if (nch > 1) {
+                        rq.qtype = QUANT_PER_CHANNEL;
+                        rq.axis = 1;
+                        rq.n = nch;
+                    }
+                    rq.multipliers = m;
+                    rq.shifts = sh;
+                    sprintf(label, "boundaries [%ld, %ld] rep %d", (long)shapes[si][0], (long)nch, rep);
+                    run(label, acc, 2, shapes[si], dt, &rq);
+                    free(acc); free(m); free(sh);
+                }
+}
+
 /* One parameter out of range, or one left shift, at each place of 13
    channels: x86 checks the lists four at a time and the rest one by one,
    so each place is in a vector or in the tail. The left shift must be
@@ -856,6 +912,7 @@ int main(void)
     sweep();
     float_tests();
     per_channel();
+    boundaries();
     one_bad_channel();
     random_and_clamp();
     empty();
