@@ -5266,8 +5266,8 @@ QUANT__INLINE __m128i quant__v_rq_w4(__m128i v, const int64_t *a, const int64_t 
    nearest. For |y| <= 512 (past it, lo or hi is the answer either way:
    |lo|, |hi| < 256), w is within 3 2^-24 512 + 2^-15 < 2^-13 of y + d,
    so where w is more than 2^-11 from a tie (n + 1/2) the float result is
-   the exact one. A lane that is not flags its vector, and the caller
-   computes the block again with the integer form. */
+   the exact one. The caller computes a block again with the integer
+   form where one lane is not. */
 QUANT__INLINE void quant__v_rq_fput(float *fs, float *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
 {
     size_t h;
@@ -5288,8 +5288,7 @@ QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const float *fs, const
     if (clamp) w = _mm_max_ps(w, lo);
     w = _mm_min_ps(w, hi);
     r = _mm_cvtps_epi32(w);
-    *flag = _mm_or_ps(*flag, _mm_cmpge_ps(_mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r))),
-                                          _mm_set1_ps(0.5f - 1.0f / 2048.0f)));
+    *flag = _mm_max_ps(*flag, _mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r)))); /* the largest |w - r| */
     return r;
 }
 QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m128i lo, __m128i hi,
@@ -5463,12 +5462,12 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #if QUANT__RQ_WF
     /* the float form, four vectors; the integer one where a lane flags them */
 #  define QUANT__RQ_F(j) \
-    quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, !full, &flag)
+    quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, 1, &flag)
 #  define QUANT__RQ_FAST(nt)                                                                                    \
     do {                                                                                                      \
         __m128 flag = _mm_setzero_ps();                                                                       \
         __m128i r0 = QUANT__RQ_F(0), r1 = QUANT__RQ_F(4), r2 = QUANT__RQ_F(8), r3 = QUANT__RQ_F(12);           \
-        if (_mm_movemask_ps(flag)) {                                                                          \
+        if (_mm_movemask_ps(_mm_cmpge_ps(flag, _mm_set1_ps(0.5f - 1.0f / 2048.0f)))) {                      \
             r0 = QUANT__RQ_ONE(0, !full);                                                                     \
             r1 = QUANT__RQ_ONE(4, !full);                                                                     \
             r2 = QUANT__RQ_ONE(8, !full);                                                                     \
