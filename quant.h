@@ -4836,6 +4836,7 @@ typedef struct quant__rqk {
     size_t row;    /* channels last, row of them a row of src (the parameters repeat), else 0 */
     size_t period; /* inside the kernel: the parameters' index wraps from period to 0 (0: never) */
     const int64_t *w; /* AVX-512 and AVX2, right shifts: the wide layout (quant__v_rq_rows), or NULL */
+    const int32_t *fs, *fd; /* SSE2: the float form's parameters, laid out as m and sh (or w), or NULL */
 #endif
 } quant__rqk;
 /* At -Os (gcc and clang define __OPTIMIZE_SIZE__) the scalar kernel takes
@@ -4852,8 +4853,8 @@ typedef struct quant__rqk {
 #define QUANT__RQ_U8 1
 #define QUANT__RQ_S16 2
 /* x86, channels last: parameters laid out for this many elements of rows
-   (about 8 KiB of stack, FLOAT 4), so that one pass of the loop takes the
-   whole tensor of short rows */
+   (about 8 KiB of stack, FLOAT 4, SSE2 16), so that one pass of the loop
+   takes the whole tensor of short rows */
 #define QUANT__RQ_REP 1024
 /* AVX-512, AVX2 and SSE2, DOUBLE and SINGLE with right shifts, rows of at most
    this many channels: three (AVX2 and SSE2: four) 64-bit parameters an element laid
@@ -5268,23 +5269,29 @@ QUANT__INLINE __m128i quant__v_rq_w4(__m128i v, const int64_t *a, const int64_t 
    so where w is more than 2^-11 from a tie (n + 1/2) the float result is
    the exact one. The caller computes a block again with the integer
    form where one lane is not. */
-QUANT__INLINE void quant__v_rq_fput(float *fs, float *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
+/* s and d (as their bits, in 32-bit words) of n channels */
+QUANT__INLINE void quant__v_rq_fput(int32_t *fs, int32_t *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
 {
     size_t h;
     for (h = 0; h < n; ++h) {
         const unsigned k = 0u - (unsigned)sh[h]; /* 0 to 31 */
-        fs[h] = (float)m[h] * quant__float((127u - 31u - k) << 23);
-        fd[h] = dbl && k ? quant__float((126u - k) << 23) : 0.0f;
+        quant__fbits b;
+        b.f = (float)m[h] * quant__float((127u - 31u - k) << 23);
+        fs[h] = (int32_t)b.u;
+        fd[h] = dbl && k ? (int32_t)((126u - k) << 23) : 0;
     }
 }
-QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const float *fs, const float *fd, int vec, int dbl,
+QUANT__INLINE __m128 quant__v_rq_fld(const int32_t *p, int vec)
+{
+    return vec ? _mm_loadu_ps((const float *)(const void *)p) : _mm_castsi128_ps(_mm_set1_epi32(p[0]));
+}
+QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const int32_t *fs, const int32_t *fd, int vec, int dbl,
                                      __m128 lo, __m128 hi, int clamp, __m128 *flag)
 {
     const __m128 sgn = _mm_set1_ps(-0.0f);
-    __m128 w = _mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)src)),
-                          vec ? _mm_loadu_ps(fs) : _mm_set1_ps(fs[0]));
+    __m128 w = _mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)src)), quant__v_rq_fld(fs, vec));
     __m128i r;
-    if (dbl) w = _mm_add_ps(w, _mm_or_ps(_mm_and_ps(w, sgn), vec ? _mm_loadu_ps(fd) : _mm_set1_ps(fd[0])));
+    if (dbl) w = _mm_add_ps(w, _mm_or_ps(_mm_and_ps(w, sgn), quant__v_rq_fld(fd, vec)));
     if (clamp) w = _mm_max_ps(w, lo);
     w = _mm_min_ps(w, hi);
     r = _mm_cvtps_epi32(w);
@@ -5420,7 +5427,8 @@ QUANT__INLINE quant__vi quant__v_rq_one(const int32_t *src, const int32_t *m, co
    a test) */
 QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, const int32_t *m, const int32_t *sh,
                                       const float *s, const int vec, const unsigned rnd, const int left,
-                                      const int wide, const int full, const quant__rqk *k, const int sgn, size_t *pq)
+                                      const int wide, const int full, const int fast, const quant__rqk *k,
+                                      const int sgn, size_t *pq)
 {
     const int fl = rnd == QUANT_RQ_FLOAT;
     const quant__vi lo = quant__seti(k->lo), hi = quant__seti(k->hi), z = quant__seti(k->zp);
@@ -5441,12 +5449,11 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
     const int64_t *const wp = NULL;
 #endif
 #if QUANT__RQ_WF
-    /* the float form: one channel, or the wide layout's floats */
-    const int fast = rnd != QUANT_RQ_FLOAT && (vec ? wide : !left), dbl = rnd == QUANT_RQ_DOUBLE;
+    /* fast: the float form (one channel, or its parameters laid out) */
+    const int dbl = rnd == QUANT_RQ_DOUBLE;
     const __m128 flo = _mm_set1_ps((float)k->lo), fhi = _mm_set1_ps((float)k->hi);
-    float fs0 = 0.0f, fd0 = 0.0f;
-    const float *const fsp = vec && wide ? (const float *)(const void *)(k->w + QUANT__RQ_WK * QUANT__RQ_WN) : &fs0;
-    const float *const fdp = vec && wide ? fsp + QUANT__RQ_WN : &fd0;
+    int32_t fs0 = 0, fd0 = 0;
+    const int32_t *const fsp = vec ? k->fs : &fs0, *const fdp = vec ? k->fd : &fd0;
 #endif
 #if QUANT__X86
     const size_t per = k->period ? k->period : (size_t)-1;
@@ -5478,9 +5485,8 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
             quant__st8x4((uint8_t *)dst + i, quant__addi(r0, z), quant__addi(r1, z), quant__addi(r2, z),       \
                          quant__addi(r3, z), 0, sgn, nt);                                                     \
     } while (0)
-#elif QUANT__X86
+#else
 #  define QUANT__RQ_FAST(nt) ((void)0)
-    const int fast = 0;
 #endif
 #if QUANT__X86 /* the packs of st8x4 are shorter than four narrowing stores */
 #  define QUANT__RQ_X4(nt)                                                                                      \
@@ -5538,6 +5544,7 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #undef QUANT__RQ_AT
 #undef QUANT__RQ_ONE
     (void)full;
+    (void)fast;
     (void)sgn;
     *pq = q;
     return i;
@@ -5553,30 +5560,43 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
     size_t i = 0, q = 0;
     k1.rounding = (unsigned char)rnd;
 #if QUANT__X86
-#  define QUANT__RQ_LOOP(left, wide, full)                                                                       \
-    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 1, &q)      \
-                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 0, &q))
+#  define QUANT__RQ_LOOP(left, wide, full, fast)                                                                   \
+    (k->out == QUANT__RQ_S8 ? quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, fast, k, 1, &q)      \
+                            : quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, fast, k, 0, &q))
 #else
-#  define QUANT__RQ_LOOP(left, wide, full) quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, k, 1, &q)
+#  define QUANT__RQ_LOOP(left, wide, full, fast) \
+    quant__v_rq_loop(src, dst, n, m, sh, s, vec, rnd, left, wide, full, fast, k, 1, &q)
+#endif
+    /* SSE2's float form where its parameters are there (right shifts) */
+#if QUANT__RQ_WF
+#  define QUANT__RQ_FL (rnd != QUANT_RQ_FLOAT)
+#else
+#  define QUANT__RQ_FL 0
 #endif
     if (QUANT__RQ_VEC(rnd, k)) {
 #if QUANT__PASS == QUANT_SIMD_AVX512
-        if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0, 0);
+        if (rnd != QUANT_RQ_FLOAT && k->left) i = QUANT__RQ_LOOP(1, 0, 0, 0);
         else
 #endif
 #if QUANT__RQ_WIDE
         if (rnd != QUANT_RQ_FLOAT &&
             (vec ? k->w != NULL : QUANT__PASS != QUANT_SIMD_SSE2 && (rnd == QUANT_RQ_SINGLE || sh[0] != 0)))
-            i = k->full ? QUANT__RQ_LOOP(0, 1, 1) : QUANT__RQ_LOOP(0, 1, 0);
+            i = k->full ? QUANT__RQ_LOOP(0, 1, 1, QUANT__RQ_FL) : QUANT__RQ_LOOP(0, 1, 0, QUANT__RQ_FL);
+        else
+#endif
+#if QUANT__RQ_WF
+        if (QUANT__RQ_FL && (vec ? k->fs != NULL : !k->left))
+            i = k->full ? QUANT__RQ_LOOP(0, 0, 1, 1) : QUANT__RQ_LOOP(0, 0, 0, 1);
         else
 #endif
 #if QUANT__X86
-        if (k->full) i = QUANT__RQ_LOOP(0, 0, 1);
+        if (k->full) i = QUANT__RQ_LOOP(0, 0, 1, 0);
         else
 #endif
-            i = QUANT__RQ_LOOP(0, 0, 0);
+            i = QUANT__RQ_LOOP(0, 0, 0, 0);
     }
 #undef QUANT__RQ_LOOP
+#undef QUANT__RQ_FL
     if (i < n) { /* fewer than W (or all of them, where the vector loop cannot run, with period 0) */
         size_t b = vec ? q : 0, len = n - i;
 #  define QUANT__RQ_DST (QUANT__S16 && k->out == QUANT__RQ_S16 ? (void *)((int16_t *)dst + i) : (void *)((uint8_t *)dst + i))
@@ -5650,7 +5670,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
 {
     union {
         float f[QUANT__RQ_REP + 5 * QUANT__W];
-        int32_t i[2 * (QUANT__RQ_REP + 5 * QUANT__W)];
+        int32_t i[(2 + 2 * QUANT__RQ_WF) * (QUANT__RQ_REP + 5 * QUANT__W)]; /* m and sh (SSE2: and s, d) */
 #if QUANT__RQ_WIDE
         int64_t w[(QUANT__RQ_WK + QUANT__RQ_WF) * QUANT__RQ_WN];
         quant__vi align; /* whole vectors: no load of the layout splits a cache line */
@@ -5670,7 +5690,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         size_t f = row, j, c = 0;
         unsigned zero = 0;
 #  if QUANT__RQ_WF
-        float *const fs = (float *)(void *)(rep.w + QUANT__RQ_WK * QUANT__RQ_WN), *const fd = fs + QUANT__RQ_WN;
+        int32_t *const fs = (int32_t *)(void *)(rep.w + QUANT__RQ_WK * QUANT__RQ_WN), *const fd = fs + QUANT__RQ_WN;
 #  endif
         if (row >= 8) {
             for (j = 0; j + 8 < row; j += 8) zero |= quant__v_rq_wput(rep.w + j, m + j, sh + j, dbl);
@@ -5694,8 +5714,10 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         if (!((dbl || QUANT__PASS == QUANT_SIMD_SSE2) && zero)) {
             for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
 #  if QUANT__RQ_WF
-            quant__v_rq_repeat((int32_t *)(void *)fs, f, runw + 4 * QUANT__W);
-            quant__v_rq_repeat((int32_t *)(void *)fd, f, runw + 4 * QUANT__W);
+            quant__v_rq_repeat(fs, f, runw + 4 * QUANT__W);
+            quant__v_rq_repeat(fd, f, runw + 4 * QUANT__W);
+            k1.fs = fs;
+            k1.fd = fd;
 #  endif
             k1.period = runw;
             k1.w = rep.w;
@@ -5708,10 +5730,20 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, (const int32_t *)(const void *)s, kp->row), fill);
         s = rep.f;
     } else {
-        quant__v_rq_repeat(rep.i, quant__v_rq_first(rep.i, m, kp->row), fill);
+        const size_t f = quant__v_rq_first(rep.i, m, kp->row);
+        quant__v_rq_repeat(rep.i, f, fill);
         quant__v_rq_repeat(rep.i + half, quant__v_rq_first(rep.i + half, sh, kp->row), fill);
         m = rep.i;
         sh = rep.i + half;
+#if QUANT__RQ_WF
+        if (!kp->left && kp->out != QUANT__RQ_S16) { /* the float form's parameters after them */
+            quant__v_rq_fput(rep.i + 2 * half, rep.i + 3 * half, m, sh, f, rnd == QUANT_RQ_DOUBLE);
+            quant__v_rq_repeat(rep.i + 2 * half, f, fill);
+            quant__v_rq_repeat(rep.i + 3 * half, f, fill);
+            k1.fs = rep.i + 2 * half;
+            k1.fd = rep.i + 3 * half;
+        }
+#endif
     }
     if (QUANT__RQ_VEC(rnd, &k1)) {
         k1.period = run;
@@ -12723,6 +12755,7 @@ QUANT__DEF quant_status quant_requantize(const quant_tensor *src, quant_tensor *
     k.row = 0;
     k.period = 0;
     k.w = NULL;
+    k.fs = k.fd = NULL;
 #endif
 #if QUANT__SIMD_ANY
     {

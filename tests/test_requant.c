@@ -397,10 +397,10 @@ static void per_channel(void)
    gives another answer. */
 static void boundaries(void)
 {
-    static const int64_t shapes[4][2] = { { 64, 256 }, { 300, 37 }, { 1000, 8 }, { 4000, 1 } };
+    static const int64_t shapes[5][2] = { { 64, 256 }, { 300, 37 }, { 1000, 8 }, { 4000, 1 }, { 40, 500 } };
     static const quant_dtype dts[3] = { QUANT_S8, QUANT_U8, QUANT_S16 };
     int si, di, r, rep;
-    for (si = 0; si < 4; ++si)
+    for (si = 0; si < 5; ++si)
         for (di = 0; di < 3; ++di)
             for (r = 0; r < 2; ++r)
                 for (rep = 0; rep < 3; ++rep) {
