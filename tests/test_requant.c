@@ -420,10 +420,16 @@ static void boundaries(void)
                     for (i = 0; i < n; ++i) {
                         const size_t c = i % nch;
                         const int k = -sh[c], t = (int)(check_rand() % 601) - 300, off = (int)(check_rand() % 7) - 3;
-                        /* acc m at the step: (2t + 1) 2^(30+k), DOUBLE less or more 2^30 */
-                        int64_t b = (2 * (int64_t)t + 1) * ((int64_t)1 << (30 + k)), a;
-                        if (r == 0 && k > 0) b += t >= 0 ? -((int64_t)1 << 30) : (int64_t)1 << 30;
-                        a = m[c] ? floor_pow2(b, 0) / m[c] + off : off;
+                        /* acc m at the step: (2t + 1) 2^(30+k), DOUBLE less or more 2^30;
+                           past 2^62 the accumulator is beyond int32 (m < 2^31) */
+                        const int64_t o = 2 * (int64_t)t + 1;
+                        int64_t b, a;
+                        if ((o < 0 ? -o : o) > ((int64_t)1 << 62 >> (30 + k))) a = o < 0 ? INT32_MIN : INT32_MAX;
+                        else {
+                            b = o * ((int64_t)1 << (30 + k));
+                            if (r == 0 && k > 0) b += t >= 0 ? -((int64_t)1 << 30) : (int64_t)1 << 30;
+                            a = m[c] ? b / m[c] + off : off;
+                        }
                         acc[i] = a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : (int32_t)a;
                     }
                     rq.zp = rep == 0 ? 0 : type_min(dt) + (int32_t)(check_rand() % (uint32_t)(type_max(dt) - type_min(dt) + 1));
