@@ -317,6 +317,45 @@ static void float_tests(void)
         }
 }
 
+/* FLOAT in the type's whole range: where every scale is below 1, x86
+   leaves the upper clamp to its packs; one scale of 1 or more among
+   them (in any place of a row, in the part read four at a time and in
+   the tail) brings the clamp back, as fl(acc) s may reach 2^31 */
+static void float_top(void)
+{
+    static const quant_dtype dts[2] = { QUANT_S8, QUANT_U8 };
+    /* 16 channels in 520 rows: x86 lays their scales out and runs its
+       blocks of four vectors; 100 in a row: blocks in each row */
+    static const size_t chans[5] = { 1, 7, 16, 37, 100 };
+    static const float big[3] = { 1.0f, 1.5f, 0.99999994f };
+    static int32_t acc[520 * 16];
+    float sc[100];
+    int di, bi;
+    size_t ci, at, i;
+    for (di = 0; di < 2; ++di)
+        for (ci = 0; ci < 5; ++ci)
+            for (bi = 0; bi < 3; ++bi)
+                for (at = 0; at < chans[ci]; at += chans[ci] > 8 ? 5 : 1) {
+                    const size_t nc = chans[ci], rows = nc == 16 ? 520 : 40;
+                    quant_requant rq = rq_default(QUANT_RQ_FLOAT, dts[di]);
+                    int64_t dims[2];
+                    for (i = 0; i < nc; ++i) sc[i] = i == at ? big[bi] : 0.9999999f - (float)i * 1e-3f;
+                    for (i = 0; i < rows * nc; ++i) {
+                        const uint32_t u = check_rand();
+                        acc[i] = u % 3 == 0 ? INT32_MAX - (int32_t)(u >> 24) : u % 3 == 1 ? INT32_MIN + (int32_t)(u >> 24)
+                                                                               : (int32_t)u;
+                    }
+                    rq.scales = sc;
+                    rq.zp = (int32_t)(check_rand() % 60u) + (dts[di] == QUANT_S8 ? -30 : 0);
+                    rq.qtype = nc == 1 ? QUANT_PER_TENSOR : QUANT_PER_CHANNEL;
+                    rq.axis = 1;
+                    rq.n = (int64_t)nc;
+                    dims[0] = (int64_t)rows;
+                    dims[1] = (int64_t)nc;
+                    run("float, a scale of 1 or more", acc, 2, dims, dts[di], &rq);
+                }
+}
+
 /* ---- per channel -------------------------------------------------------- */
 
 static void per_channel(void)
@@ -917,6 +956,7 @@ int main(void)
     check_cpu();
     sweep();
     float_tests();
+    float_top();
     per_channel();
     boundaries();
     one_bad_channel();
