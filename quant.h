@@ -1476,6 +1476,10 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_w8 QUANT__SFX(quant__v_rq_w8)
 #define quant__v_rq_wide QUANT__SFX(quant__v_rq_wide)
 #define quant__v_rq_wput QUANT__SFX(quant__v_rq_wput)
+#define quant__v_rq_fput QUANT__SFX(quant__v_rq_fput)
+#define quant__v_rq_fld QUANT__SFX(quant__v_rq_fld)
+#define quant__v_rq_flt QUANT__SFX(quant__v_rq_flt)
+#define quant__v_rq_fnear QUANT__SFX(quant__v_rq_fnear)
 #define quant__v_rq_one QUANT__SFX(quant__v_rq_one)
 #define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
 #define quant__v_rq_repeat QUANT__SFX(quant__v_rq_repeat)
@@ -4977,12 +4981,51 @@ QUANT__PRIVATE void quant__scalar_rq(const int32_t *src, void *dst, size_t n, co
 #else
 #  define QUANT__RQ_WIDE 0
 #endif
-/* SSE2: the float form's two float parameters an element after the
-   wide layout, as many words as one more 64-bit array */
+/* SSE2 and AVX-512: the float form's two float parameters an element
+   after the wide layout, as many words as one more 64-bit array. SSE2
+   (WF32) also lays them out beside the 32-bit layout's m and sh, and
+   takes the float form for one channel of any right shift; AVX-512 only
+   where no shift is 0 (its scales then below 1/2: no upper clamp) */
 #if QUANT__PASS == QUANT_SIMD_SSE2
 #  define QUANT__RQ_WF 1
+#  define QUANT__RQ_WF32 1
+#elif QUANT__PASS == QUANT_SIMD_AVX512
+#  define QUANT__RQ_WF 1
+#  define QUANT__RQ_WF32 0
 #else
 #  define QUANT__RQ_WF 0
+#  define QUANT__RQ_WF32 0
+#endif
+#if QUANT__RQ_WF
+/* The float form (s8 and u8, right shifts by k = -shift), tried before
+   the integer one. Both roundings are one floor: with y = x m / 2^(31+k),
+   SINGLE is floor(y + 1/2), and DOUBLE, h = floor(x m / 2^31 + 1/2) then
+   floor((h + 2^(k-1) - [h < 0]) / 2^k) for k > 0, is floor(y + 1/2 + d)
+   (nested floors: an integer added inside the inner one passes through)
+   with d = 2^-(k+1) where h >= 0 and -2^-(k+1) where h < 0. Taking d's
+   sign from y's instead changes nothing: the two differ only for y in
+   [-2^-(k+1), 0), where both give 0. In floats, w = fl(fl(x) s) + d with
+   s = fl(m) 2^-(31+k) (AVX-512: fl(fl(x) s + d), one rounding less),
+   clamped to [lo, hi] (integers; AVX-512 in the type's whole range
+   leaves that to its packs), and rounded to nearest. For |y| <= 512
+   (past it, lo or hi is the answer either way: |lo|, |hi| < 256), w is
+   within 3 2^-24 512 + 2^-15 < 2^-13 of y + d,
+   so where w is more than 2^-11 from a tie (n + 1/2) the float result is
+   the exact one. The caller computes a block again with the integer
+   form where one lane is not (and, without the clamp, where a lane past
+   the type's range lands near a tie: rare, and right either way). */
+/* s and d (as their bits, in 32-bit words) of n channels */
+QUANT__INLINE void quant__v_rq_fput(int32_t *fs, int32_t *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
+{
+    size_t h;
+    for (h = 0; h < n; ++h) {
+        const unsigned k = 0u - (unsigned)sh[h]; /* 0 to 31 */
+        quant__fbits b;
+        b.f = (float)m[h] * quant__float((127u - 31u - k) << 23);
+        fs[h] = (int32_t)b.u;
+        fd[h] = dbl && k ? (int32_t)((126u - k) << 23) : 0;
+    }
+}
 #endif
 /* W lanes of quant__rq_fixed before the clamp, from src[0..W), with the
    parameters of m[0], sh[0] (step 0) or m[0..W), sh[0..W) (step 1). */
@@ -5084,6 +5127,47 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
     const __m512i o = quant__v_rq_half(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(mv, 32), _mm512_srli_epi64(ts, 32),
                                        _mm512_srli_epi64(c, 32), lo, hi, dbl);
     return _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32));
+}
+/* the float form (above, quant__v_rq_fput), 16 lanes: d takes x's sign
+   (s > 0: y's, or 0's at y = 0) in one ternary-logic operation, and
+   adds in the multiply's rounding. flag: the largest |w - r| so far */
+QUANT__INLINE __m512 quant__v_rq_fld(const int32_t *p, int vec)
+{
+    return _mm512_castsi512_ps(vec ? _mm512_loadu_si512((const void *)p) : _mm512_set1_epi32(p[0]));
+}
+QUANT__INLINE __m512i quant__v_rq_flt(const int32_t *src, const int32_t *fs, const int32_t *fd, int vec, int dbl,
+                                      __m512 lo, __m512 hi, int clamp, __m512 *flag)
+{
+    const __m512i x = _mm512_loadu_si512((const void *)src);
+    const __m512 xf = _mm512_cvtepi32_ps(x);
+    __m512 w;
+    __m512i r;
+    if (dbl) { /* (x & sign) | d: 0xF8 is a | (b & c) */
+        const __m512i d = _mm512_ternarylogic_epi32(_mm512_castps_si512(quant__v_rq_fld(fd, vec)), x,
+                                                    _mm512_set1_epi32((int)0x80000000u), 0xF8);
+        w = _mm512_fmadd_ps(xf, quant__v_rq_fld(fs, vec), _mm512_castsi512_ps(d));
+    } else {
+        w = _mm512_mul_ps(xf, quant__v_rq_fld(fs, vec));
+    }
+    /* in the type's whole range, to +-384 (the packs saturate that from
+       any zero point; an unclamped w of 2^22 or more would flag a tie) */
+    if (clamp) w = _mm512_min_ps(_mm512_max_ps(w, lo), hi);
+#  if QUANT__PASS_VBMI
+    else w = _mm512_range_ps(w, _mm512_set1_ps(384.0f), 0x02); /* the smaller magnitude, with w's sign */
+#  else
+    else w = _mm512_min_ps(_mm512_max_ps(w, _mm512_set1_ps(-384.0f)), _mm512_set1_ps(384.0f));
+#  endif
+    r = _mm512_cvtps_epi32(w);
+#  if QUANT__PASS_VBMI /* (with DQ) w - rne(w), and the larger magnitude, sign cleared */
+    *flag = _mm512_range_ps(*flag, _mm512_reduce_ps(w, 0x08), 0x0B);
+#  else
+    *flag = _mm512_max_ps(*flag, _mm512_abs_ps(_mm512_sub_ps(w, _mm512_cvtepi32_ps(r))));
+#  endif
+    return r;
+}
+QUANT__INLINE int quant__v_rq_fnear(__m512 flag)
+{
+    return _mm512_cmp_ps_mask(flag, _mm512_set1_ps(0.5f - 1.0f / 2048.0f), _CMP_GE_OQ) != 0;
 }
 #elif QUANT__PASS == QUANT_SIMD_AVX2
 /* The wide form in 4 lanes of 64 bits, as AVX-512's quant__v_rq_w8 (see
@@ -5256,32 +5340,6 @@ QUANT__INLINE __m128i quant__v_rq_w4(__m128i v, const int64_t *a, const int64_t 
                                     _mm_loadu_si128((const __m128i *)(const void *)(b + 2)));
     return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
 }
-/* The float form (s8 and u8, right shifts by k = -shift), tried before
-   the integer one. Both roundings are one floor: with y = x m / 2^(31+k),
-   SINGLE is floor(y + 1/2), and DOUBLE, h = floor(x m / 2^31 + 1/2) then
-   floor((h + 2^(k-1) - [h < 0]) / 2^k) for k > 0, is floor(y + 1/2 + d)
-   (nested floors: an integer added inside the inner one passes through)
-   with d = 2^-(k+1) where h >= 0 and -2^-(k+1) where h < 0. Taking d's
-   sign from y's instead changes nothing: the two differ only for y in
-   [-2^-(k+1), 0), where both give 0. In floats, w = fl(fl(x) s) + d with
-   s = fl(m) 2^-(31+k), clamped to [lo, hi] (integers), and rounded to
-   nearest. For |y| <= 512 (past it, lo or hi is the answer either way:
-   |lo|, |hi| < 256), w is within 3 2^-24 512 + 2^-15 < 2^-13 of y + d,
-   so where w is more than 2^-11 from a tie (n + 1/2) the float result is
-   the exact one. The caller computes a block again with the integer
-   form where one lane is not. */
-/* s and d (as their bits, in 32-bit words) of n channels */
-QUANT__INLINE void quant__v_rq_fput(int32_t *fs, int32_t *fd, const int32_t *m, const int32_t *sh, size_t n, int dbl)
-{
-    size_t h;
-    for (h = 0; h < n; ++h) {
-        const unsigned k = 0u - (unsigned)sh[h]; /* 0 to 31 */
-        quant__fbits b;
-        b.f = (float)m[h] * quant__float((127u - 31u - k) << 23);
-        fs[h] = (int32_t)b.u;
-        fd[h] = dbl && k ? (int32_t)((126u - k) << 23) : 0;
-    }
-}
 QUANT__INLINE __m128 quant__v_rq_fld(const int32_t *p, int vec)
 {
     return vec ? _mm_loadu_ps((const float *)(const void *)p) : _mm_castsi128_ps(_mm_set1_epi32(p[0]));
@@ -5298,6 +5356,11 @@ QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const int32_t *fs, con
     r = _mm_cvtps_epi32(w);
     *flag = _mm_max_ps(*flag, _mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r)))); /* the largest |w - r| */
     return r;
+}
+/* a lane of the block's flag within 2^-11 of a tie: the integer form */
+QUANT__INLINE int quant__v_rq_fnear(__m128 flag)
+{
+    return _mm_movemask_ps(_mm_cmpge_ps(flag, _mm_set1_ps(0.5f - 1.0f / 2048.0f)));
 }
 QUANT__INLINE quant__vi quant__v_rq_wide(const int32_t *src, const int64_t *w, int vec, int dbl, __m128i lo, __m128i hi,
                                          const int clamp)
@@ -5457,7 +5520,7 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #if QUANT__RQ_WF
     /* fast: the float form (one channel, or its parameters laid out) */
     const int dbl = rnd == QUANT_RQ_DOUBLE;
-    const __m128 flo = _mm_set1_ps((float)k->lo), fhi = _mm_set1_ps((float)k->hi);
+    const quant__vf flo = quant__setf((float)k->lo), fhi = quant__setf((float)k->hi);
     int32_t fs0 = 0, fd0 = 0;
     const int32_t *const fsp = vec ? k->fs : &fs0, *const fdp = vec ? k->fd : &fd0;
 #endif
@@ -5475,16 +5538,18 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #if QUANT__RQ_WF
     /* the float form, four vectors; the integer one where a lane flags them */
 #  define QUANT__RQ_F(j) \
-    quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, 1, &flag)
+    quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, \
+                    QUANT__RQ_WF32 || !full, &flag)
 #  define QUANT__RQ_FAST(nt)                                                                                    \
     do {                                                                                                      \
-        __m128 flag = _mm_setzero_ps();                                                                       \
-        __m128i r0 = QUANT__RQ_F(0), r1 = QUANT__RQ_F(4), r2 = QUANT__RQ_F(8), r3 = QUANT__RQ_F(12);           \
-        if (_mm_movemask_ps(_mm_cmpge_ps(flag, _mm_set1_ps(0.5f - 1.0f / 2048.0f)))) {                      \
+        quant__vf flag = quant__setf(0.0f);                                                                   \
+        quant__vi r0 = QUANT__RQ_F(0), r1 = QUANT__RQ_F(QUANT__W), r2 = QUANT__RQ_F(2 * QUANT__W),            \
+                  r3 = QUANT__RQ_F(3 * QUANT__W);                                                             \
+        if (quant__v_rq_fnear(flag)) {                                                                        \
             r0 = QUANT__RQ_ONE(0, !full);                                                                     \
-            r1 = QUANT__RQ_ONE(4, !full);                                                                     \
-            r2 = QUANT__RQ_ONE(8, !full);                                                                     \
-            r3 = QUANT__RQ_ONE(12, !full);                                                                    \
+            r1 = QUANT__RQ_ONE(QUANT__W, !full);                                                              \
+            r2 = QUANT__RQ_ONE(2 * QUANT__W, !full);                                                          \
+            r3 = QUANT__RQ_ONE(3 * QUANT__W, !full);                                                          \
         }                                                                                                     \
         if (full) quant__st8x4((uint8_t *)dst + i, r0, r1, r2, r3, zp, sgn, nt);                             \
         else                                                                                                  \
@@ -5592,11 +5657,17 @@ QUANT__INLINE void quant__v_rq_body(const int32_t *src, void *dst, size_t n, con
 #if QUANT__RQ_WIDE
         if (rnd != QUANT_RQ_FLOAT &&
             (vec ? k->w != NULL : QUANT__PASS != QUANT_SIMD_SSE2 && (rnd == QUANT_RQ_SINGLE || sh[0] != 0)))
-            i = k->full ? QUANT__RQ_LOOP(0, 1, 1, QUANT__RQ_FL) : QUANT__RQ_LOOP(0, 1, 0, QUANT__RQ_FL);
-        else
+        {
+            /* SSE2 takes the float form whenever it takes the wide one;
+               AVX-512 where no shift is 0 */
+            if (QUANT__RQ_FL && (QUANT__PASS == QUANT_SIMD_SSE2 || (vec ? k->fs != NULL : sh[0] != 0)))
+                i = k->full ? QUANT__RQ_LOOP(0, 1, 1, 1) : QUANT__RQ_LOOP(0, 1, 0, 1);
+            else
+                i = k->full ? QUANT__RQ_LOOP(0, 1, 1, 0) : QUANT__RQ_LOOP(0, 1, 0, 0);
+        } else
 #endif
 #if QUANT__RQ_WF
-        if (QUANT__RQ_FL && (vec ? k->fs != NULL : !k->left))
+        if (QUANT__RQ_FL && QUANT__RQ_WF32 && (vec ? k->fs != NULL : !k->left))
             i = k->full ? QUANT__RQ_LOOP(0, 0, 1, 1) : QUANT__RQ_LOOP(0, 0, 0, 1);
         else
 #endif
@@ -5682,7 +5753,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
 {
     union {
         float f[QUANT__RQ_REP + 5 * QUANT__W];
-        int32_t i[(2 + 2 * QUANT__RQ_WF) * (QUANT__RQ_REP + 5 * QUANT__W)]; /* m and sh (SSE2: and s, d) */
+        int32_t i[(2 + 2 * QUANT__RQ_WF32) * (QUANT__RQ_REP + 5 * QUANT__W)]; /* m and sh (SSE2: and s, d) */
 #if QUANT__RQ_WIDE
         int64_t w[(QUANT__RQ_WK + QUANT__RQ_WF) * QUANT__RQ_WN];
         quant__vi align; /* whole vectors: no load of the layout splits a cache line */
@@ -5701,17 +5772,14 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         const int dbl = rnd == QUANT_RQ_DOUBLE;
         size_t f = row, j, c = 0;
         unsigned zero = 0;
+        int32_t tm[16], ts[16]; /* a short row, repeated */
 #  if QUANT__RQ_WF
         int32_t *const fs = (int32_t *)(void *)(rep.w + QUANT__RQ_WK * QUANT__RQ_WN), *const fd = fs + QUANT__RQ_WN;
 #  endif
         if (row >= 8) {
             for (j = 0; j + 8 < row; j += 8) zero |= quant__v_rq_wput(rep.w + j, m + j, sh + j, dbl);
             zero |= quant__v_rq_wput(rep.w + row - 8, m + row - 8, sh + row - 8, dbl);
-#  if QUANT__RQ_WF
-            if (!zero) quant__v_rq_fput(fs, fd, m, sh, row, dbl);
-#  endif
         } else {
-            int32_t tm[16], ts[16];
             while (f < 8) f += row;
             for (j = 0; j < f; ++j) {
                 tm[j] = m[c];
@@ -5719,17 +5787,19 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
                 if (++c == row) c = 0;
             }
             zero = quant__v_rq_wput(rep.w, tm, ts, dbl) | quant__v_rq_wput(rep.w + f - 8, tm + f - 8, ts + f - 8, dbl);
-#  if QUANT__RQ_WF
-            if (!zero) quant__v_rq_fput(fs, fd, tm, ts, f, dbl);
-#  endif
         }
         if (!((dbl || QUANT__PASS == QUANT_SIMD_SSE2) && zero)) {
             for (j = 0; j < QUANT__RQ_WK; ++j) quant__v_rq_repeat((int32_t *)(void *)(rep.w + j * QUANT__RQ_WN), 2 * f, 2 * (runw + 4 * QUANT__W));
 #  if QUANT__RQ_WF
-            quant__v_rq_repeat(fs, f, runw + 4 * QUANT__W);
-            quant__v_rq_repeat(fd, f, runw + 4 * QUANT__W);
-            k1.fs = fs;
-            k1.fd = fd;
+            if (!zero) { /* (SSE2: always) the float form's, g >= W words first */
+                size_t g = 0;
+                for (; g < QUANT__W; g += f)
+                    quant__v_rq_fput(fs + g, fd + g, row >= 8 ? m : tm, row >= 8 ? sh : ts, f, dbl);
+                quant__v_rq_repeat(fs, g, runw + 4 * QUANT__W);
+                quant__v_rq_repeat(fd, g, runw + 4 * QUANT__W);
+                k1.fs = fs;
+                k1.fd = fd;
+            }
 #  endif
             k1.period = runw;
             k1.w = rep.w;
@@ -5747,7 +5817,7 @@ QUANT__INLINE void quant__v_rq_rows(const int32_t *src, void *dst, size_t n, con
         quant__v_rq_repeat(rep.i + half, quant__v_rq_first(rep.i + half, sh, kp->row), fill);
         m = rep.i;
         sh = rep.i + half;
-#if QUANT__RQ_WF
+#if QUANT__RQ_WF32
         if (!kp->left && kp->out != QUANT__RQ_S16) { /* the float form's parameters after them */
             quant__v_rq_fput(rep.i + 2 * half, rep.i + 3 * half, m, sh, f, rnd == QUANT_RQ_DOUBLE);
             quant__v_rq_repeat(rep.i + 2 * half, f, fill);
@@ -5793,6 +5863,7 @@ QUANT__PRIVATE void quant__simd_rq(const int32_t *src, void *dst, size_t n, cons
 #undef QUANT__RQ_WIDE
 #undef QUANT__RQ_WK
 #undef QUANT__RQ_WF
+#undef QUANT__RQ_WF32
 
 #elif QUANT__PART == 3 && QUANT__RQ
 
@@ -10381,6 +10452,10 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_w8
 #undef quant__v_rq_wide
 #undef quant__v_rq_wput
+#undef quant__v_rq_fput
+#undef quant__v_rq_fld
+#undef quant__v_rq_flt
+#undef quant__v_rq_fnear
 #undef quant__v_rq_one
 #undef quant__v_rq_loop
 #undef quant__v_rq_repeat
