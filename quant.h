@@ -5135,6 +5135,10 @@ QUANT__INLINE __m512 quant__v_rq_fld(const int32_t *p, int vec)
 {
     return _mm512_castsi512_ps(vec ? _mm512_loadu_si512((const void *)p) : _mm512_set1_epi32(p[0]));
 }
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#  pragma GCC diagnostic push /* vrangeps unoptimized: see quant__zero_nan */
+#  pragma GCC diagnostic ignored "-Wsign-conversion"
+#endif
 QUANT__INLINE __m512i quant__v_rq_flt(const int32_t *src, const int32_t *fs, const int32_t *fd, int vec, int dbl,
                                       __m512 lo, __m512 hi, int clamp, __m512 *flag)
 {
@@ -5165,6 +5169,9 @@ QUANT__INLINE __m512i quant__v_rq_flt(const int32_t *src, const int32_t *fs, con
 #  endif
     return r;
 }
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#  pragma GCC diagnostic pop
+#endif
 QUANT__INLINE int quant__v_rq_fnear(__m512 flag)
 {
     return _mm512_cmp_ps_mask(flag, _mm512_set1_ps(0.5f - 1.0f / 2048.0f), _CMP_GE_OQ) != 0;
