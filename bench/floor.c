@@ -49,6 +49,23 @@
                 rounding (one vpaddsw per two vectors): the whole-range
                 kernel itself, as quant.h has it
      floor avx2 the same as floor with AVX2's 8 lanes
+     floor sse2 the same with SSE2's 4 lanes (the packs in two steps, no
+                permute): the bound for the SSE2 kernel, timed with
+                quant-bench built -Dsimd=sse2
+
+   requantize s32 -> s8, SINGLE, per channel, the same layout and bytes
+   (TFLite's single-rounding multiplier and shift, 256 of each):
+
+     floor      FLOAT's floor+clamp, with the clamp as vrangeps to the
+                magnitude 384: a vector of fl(x) s rounded to nearest,
+                which is what AVX-512's float form of SINGLE computes
+                before it checks that the product's rounding could not
+                have moved it across a tie. Not exact: a bound
+     floor+flag that check too, as cheaply as it goes: per vector the
+                distance to the nearest integer (vreduceps), per four
+                vectors the largest of the four in a tree of three
+                vrangeps and one compare (a branch never taken); the
+                integer form for a flagged block is not timed
 
    f32 -> iq4_nl (4n bytes read, 18/32 n written; the limit loop writes n):
    the encoding quant.h defines is ggml_quantize_chunk's, whose
@@ -561,6 +578,85 @@ T256 __attribute__((noinline)) static void rqf_floor2_loop(const void *srcv, voi
 __attribute__((noinline)) static void rqf_loop(const void *srcv, void *dstv, size_t n)
 {
     rq_call(srcv, dstv, n, QUANT_RQ_FLOAT);
+}
+
+/* FLOAT's floor with SSE2's 4 lanes */
+static inline __m128i float_products_sse2(const int32_t *x, const float *s)
+{
+    return _mm_cvtps_epi32(_mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)x)), _mm_loadu_ps(s)));
+}
+
+__attribute__((noinline)) static void rqf_floor_sse2_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 16) {
+            RQ_AHEAD(src + i + j, 1);
+            _mm_storeu_si128((__m128i *)(void *)(dst + i + j),
+                             _mm_packs_epi16(_mm_packs_epi32(float_products_sse2(src + i + j, rq_s + j),
+                                                             float_products_sse2(src + i + j + 4, rq_s + j + 4)),
+                                             _mm_packs_epi32(float_products_sse2(src + i + j + 8, rq_s + j + 8),
+                                                             float_products_sse2(src + i + j + 12, rq_s + j + 12))));
+        }
+}
+
+/* SINGLE's float form before its check: fl(x) s to the magnitude 384,
+   the distance to the nearest integer in *f */
+T512 static inline __m512 single_products(const int32_t *x, const float *s)
+{
+    return _mm512_range_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512((const void *)x)), _mm512_loadu_ps(s)),
+                           _mm512_set1_ps(384.0f), 0x02);
+}
+
+T512 static inline void single_store(uint8_t *dst, __m512 w0, __m512 w1, __m512 w2, __m512 w3)
+{
+    const __m512i z = _mm512_set1_epi16(3);
+    _mm512_storeu_si512((void *)dst,
+                        _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+                                                 _mm512_packs_epi16(_mm512_adds_epi16(_mm512_packs_epi32(_mm512_cvtps_epi32(w0), _mm512_cvtps_epi32(w1)), z),
+                                                                    _mm512_adds_epi16(_mm512_packs_epi32(_mm512_cvtps_epi32(w2), _mm512_cvtps_epi32(w3)), z))));
+}
+
+T512 __attribute__((noinline)) static void rqs_floor_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 64) {
+            RQ_AHEAD(src + i + j, 4);
+            single_store(dst + i + j, single_products(src + i + j, rq_s + j), single_products(src + i + j + 16, rq_s + j + 16),
+                         single_products(src + i + j + 32, rq_s + j + 32), single_products(src + i + j + 48, rq_s + j + 48));
+        }
+}
+
+__attribute__((noinline)) static void rqs_flagged(uint8_t *dst)
+{
+    dst[0] ^= 1; /* not reached with these scales' products away from ties; timed never */
+}
+
+T512 __attribute__((noinline)) static void rqs_flag_loop(const void *srcv, void *dstv, size_t n)
+{
+    const int32_t *src = (const int32_t *)srcv;
+    uint8_t *dst = (uint8_t *)dstv;
+    size_t i, j;
+    for (i = 0; i + C <= n; i += C)
+        for (j = 0; j < C; j += 64) {
+            RQ_AHEAD(src + i + j, 4);
+            const __m512 w0 = single_products(src + i + j, rq_s + j), w1 = single_products(src + i + j + 16, rq_s + j + 16),
+                         w2 = single_products(src + i + j + 32, rq_s + j + 32), w3 = single_products(src + i + j + 48, rq_s + j + 48);
+            const __m512 f = _mm512_range_ps(_mm512_range_ps(_mm512_reduce_ps(w0, 0x08), _mm512_reduce_ps(w1, 0x08), 0x0B),
+                                             _mm512_range_ps(_mm512_reduce_ps(w2, 0x08), _mm512_reduce_ps(w3, 0x08), 0x0B), 0x0B);
+            single_store(dst + i + j, w0, w1, w2, w3);
+            if (_mm512_cmp_ps_mask(f, _mm512_set1_ps(0.5f - 1.0f / 2048.0f), _CMP_GE_OQ)) rqs_flagged(dst + i + j);
+        }
+}
+
+__attribute__((noinline)) static void rqs_loop(const void *srcv, void *dstv, size_t n)
+{
+    rq_call(srcv, dstv, n, QUANT_RQ_SINGLE);
 }
 
 /* ---- f32 -> iq4_nl: 15 tries a block of 32 ---- */
@@ -1078,6 +1174,10 @@ int main(int argc, char **argv)
         { "f32 -> mxfp4", 4, 1, 1, mx4_limit, { "floor", "quant.h", NULL }, { mx4_floor, mx4_loop, NULL } },
         { "f32 -> nvfp4", 4, 1, 1, nv4_limit, { "floor", "quant.h", NULL }, { nv4_floor, nv4_loop, NULL } },
         { "f32 -> q8_K", 4, 1, 2, q8K_limit, { "floor", "floor 1p", "quant.h" }, { q8K_floor, q8K_floor1, q8K_loop } },
+        { "requantize s32 -> s8, single, per channel", 4, 0, 1, limit32, { "floor", "floor+flag", "quant.h", NULL },
+          { rqs_floor_loop, rqs_flag_loop, rqs_loop, NULL } },
+        { "requantize s32 -> s8, float, per channel, sse2", 4, 0, 1, limit32, { "floor sse2", NULL },
+          { rqf_floor_sse2_loop, NULL } },
     };
     const char *only = NULL;
     int runs = 11, c, a, bad = 0;
