@@ -1480,6 +1480,7 @@ QUANT__PRIVATE int quant__x86_force(int level)
 #define quant__v_rq_fld QUANT__SFX(quant__v_rq_fld)
 #define quant__v_rq_flt QUANT__SFX(quant__v_rq_flt)
 #define quant__v_rq_fnear QUANT__SFX(quant__v_rq_fnear)
+#define quant__v_rq_fmax QUANT__SFX(quant__v_rq_fmax)
 #define quant__v_rq_one QUANT__SFX(quant__v_rq_one)
 #define quant__v_rq_loop QUANT__SFX(quant__v_rq_loop)
 #define quant__v_rq_repeat QUANT__SFX(quant__v_rq_repeat)
@@ -5130,7 +5131,9 @@ QUANT__INLINE quant__vi quant__v_rq_fixed(const int32_t *src, const int32_t *m, 
 }
 /* the float form (above, quant__v_rq_fput), 16 lanes: d takes x's sign
    (s > 0: y's, or 0's at y = 0) in one ternary-logic operation, and
-   adds in the multiply's rounding. flag: the largest |w - r| so far */
+   adds in the multiply's rounding. dist: w - r (with DQ; |w - r|
+   without), for the block's flag, the largest magnitude of four
+   (quant__v_rq_fmax, in a tree) */
 QUANT__INLINE __m512 quant__v_rq_fld(const int32_t *p, int vec)
 {
     return _mm512_castsi512_ps(vec ? _mm512_loadu_si512((const void *)p) : _mm512_set1_epi32(p[0]));
@@ -5140,7 +5143,7 @@ QUANT__INLINE __m512 quant__v_rq_fld(const int32_t *p, int vec)
 #  pragma GCC diagnostic ignored "-Wsign-conversion"
 #endif
 QUANT__INLINE __m512i quant__v_rq_flt(const int32_t *src, const int32_t *fs, const int32_t *fd, int vec, int dbl,
-                                      __m512 lo, __m512 hi, int clamp, __m512 *flag)
+                                      __m512 lo, __m512 hi, int clamp, __m512 *dist)
 {
     const __m512i x = _mm512_loadu_si512((const void *)src);
     const __m512 xf = _mm512_cvtepi32_ps(x);
@@ -5162,12 +5165,20 @@ QUANT__INLINE __m512i quant__v_rq_flt(const int32_t *src, const int32_t *fs, con
     else w = _mm512_min_ps(_mm512_max_ps(w, _mm512_set1_ps(-384.0f)), _mm512_set1_ps(384.0f));
 #  endif
     r = _mm512_cvtps_epi32(w);
-#  if QUANT__PASS_VBMI /* (with DQ) w - rne(w), and the larger magnitude, sign cleared */
-    *flag = _mm512_range_ps(*flag, _mm512_reduce_ps(w, 0x08), 0x0B);
+#  if QUANT__PASS_VBMI /* (with DQ) w - rne(w) */
+    *dist = _mm512_reduce_ps(w, 0x08);
 #  else
-    *flag = _mm512_max_ps(*flag, _mm512_abs_ps(_mm512_sub_ps(w, _mm512_cvtepi32_ps(r))));
+    *dist = _mm512_abs_ps(_mm512_sub_ps(w, _mm512_cvtepi32_ps(r)));
 #  endif
     return r;
+}
+QUANT__INLINE __m512 quant__v_rq_fmax(__m512 a, __m512 b)
+{
+#  if QUANT__PASS_VBMI /* the larger magnitude, sign cleared */
+    return _mm512_range_ps(a, b, 0x0B);
+#  else
+    return _mm512_max_ps(a, b);
+#  endif
 }
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
 #  pragma GCC diagnostic pop
@@ -5352,7 +5363,7 @@ QUANT__INLINE __m128 quant__v_rq_fld(const int32_t *p, int vec)
     return vec ? _mm_loadu_ps((const float *)(const void *)p) : _mm_castsi128_ps(_mm_set1_epi32(p[0]));
 }
 QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const int32_t *fs, const int32_t *fd, int vec, int dbl,
-                                     __m128 lo, __m128 hi, int clamp, __m128 *flag)
+                                     __m128 lo, __m128 hi, int clamp, __m128 *dist)
 {
     const __m128 sgn = _mm_set1_ps(-0.0f);
     __m128 w = _mm_mul_ps(_mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)(const void *)src)), quant__v_rq_fld(fs, vec));
@@ -5361,8 +5372,12 @@ QUANT__INLINE __m128i quant__v_rq_flt(const int32_t *src, const int32_t *fs, con
     if (clamp) w = _mm_max_ps(w, lo);
     w = _mm_min_ps(w, hi);
     r = _mm_cvtps_epi32(w);
-    *flag = _mm_max_ps(*flag, _mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r)))); /* the largest |w - r| */
+    *dist = _mm_andnot_ps(sgn, _mm_sub_ps(w, _mm_cvtepi32_ps(r))); /* |w - r| */
     return r;
+}
+QUANT__INLINE __m128 quant__v_rq_fmax(__m128 a, __m128 b)
+{
+    return _mm_max_ps(a, b);
 }
 /* a lane of the block's flag within 2^-11 of a tie: the integer form */
 QUANT__INLINE int quant__v_rq_fnear(__m128 flag)
@@ -5544,15 +5559,15 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
 #define QUANT__RQ_AT(j) quant__addi(QUANT__RQ_ONE(j, 1), z)
 #if QUANT__RQ_WF
     /* the float form, four vectors; the integer one where a lane flags them */
-#  define QUANT__RQ_F(j) \
+#  define QUANT__RQ_F(j, d) \
     quant__v_rq_flt(src + i + (j), fsp + (q + (j)) * step, fdp + (q + (j)) * step, vec, dbl, flo, fhi, \
-                    QUANT__RQ_WF32 || !full, &flag)
+                    QUANT__RQ_WF32 || !full, &(d))
 #  define QUANT__RQ_FAST(nt)                                                                                    \
     do {                                                                                                      \
-        quant__vf flag = quant__setf(0.0f);                                                                   \
-        quant__vi r0 = QUANT__RQ_F(0), r1 = QUANT__RQ_F(QUANT__W), r2 = QUANT__RQ_F(2 * QUANT__W),            \
-                  r3 = QUANT__RQ_F(3 * QUANT__W);                                                             \
-        if (quant__v_rq_fnear(flag)) {                                                                        \
+        quant__vf d0, d1, d2, d3;                                                                             \
+        quant__vi r0 = QUANT__RQ_F(0, d0), r1 = QUANT__RQ_F(QUANT__W, d1), r2 = QUANT__RQ_F(2 * QUANT__W, d2), \
+                  r3 = QUANT__RQ_F(3 * QUANT__W, d3);                                                         \
+        if (quant__v_rq_fnear(quant__v_rq_fmax(quant__v_rq_fmax(d0, d1), quant__v_rq_fmax(d2, d3)))) {        \
             r0 = QUANT__RQ_ONE(0, !full);                                                                     \
             r1 = QUANT__RQ_ONE(QUANT__W, !full);                                                              \
             r2 = QUANT__RQ_ONE(2 * QUANT__W, !full);                                                          \
@@ -5604,8 +5619,10 @@ QUANT__INLINE size_t quant__v_rq_loop(const int32_t *src, void *dst, size_t n, c
            and SINGLE with AVX-512 and AVX2, FLOAT 0.96x; on AMD Zen 5
            DOUBLE and SINGLE had gained nothing). FLOAT asks in cache too
            (from L2 at 64 Ki on the Xeon: 0.86x the time with AVX-512 and
-           0.91x with AVX2; DOUBLE and SINGLE, busier, gain nothing) */
-        if (!nt && !fl) QUANT__RQ_BLOCKS(0, 4 * QUANT__W, (void)0)
+           0.91x with AVX2), and so do DOUBLE and SINGLE in the float form
+           (AVX-512 at 64 Ki: about 0.97x; the integer form, busier,
+           gains nothing) */
+        if (!nt && !fl && !fast) QUANT__RQ_BLOCKS(0, 4 * QUANT__W, (void)0)
         else if (!nt) {
             QUANT__RQ_BLOCKS(0, 4 * QUANT__W + QUANT__RQ_AHEAD / 4, QUANT__RQ_PF(src + i))
             QUANT__RQ_BLOCKS(0, 4 * QUANT__W, (void)0)
@@ -10463,6 +10480,7 @@ QUANT__PRIVATE void quant__exec_x86(const quant__plan *p)
 #undef quant__v_rq_fld
 #undef quant__v_rq_flt
 #undef quant__v_rq_fnear
+#undef quant__v_rq_fmax
 #undef quant__v_rq_one
 #undef quant__v_rq_loop
 #undef quant__v_rq_repeat
