@@ -113,8 +113,10 @@
                      fits them.
    QUANT_PREFETCH_BYTES  x86: a quantize kernel call that reads at least
                      this many bytes (default 1 MiB; 0: never) prefetches
-                     its source 8 KiB ahead; a requantize that streams
-                     prefetches 2.5 KiB ahead (0: never).
+                     its source 8 KiB ahead. A requantize prefetches
+                     2.5 KiB ahead when it streams, and in cache too where
+                     it computes in floats (FLOAT; DOUBLE and SINGLE where
+                     AVX-512 or SSE2 takes its float form); 0: never.
 
    ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
 
