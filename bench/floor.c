@@ -492,6 +492,12 @@ static inline __m128i high_products_sse2(const int32_t *x, const int32_t *m)
     return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(e), _mm_castsi128_ps(o), _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
+/* four vectors of 4 narrowed to 16 bytes with SSE2's two packs */
+static inline void store_packed_sse2(uint8_t *dst, __m128i a, __m128i b, __m128i c, __m128i d)
+{
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+}
+
 __attribute__((noinline)) static void rq_floor_sse2_loop(const void *srcv, void *dstv, size_t n)
 {
     const int32_t *src = (const int32_t *)srcv;
@@ -500,11 +506,8 @@ __attribute__((noinline)) static void rq_floor_sse2_loop(const void *srcv, void 
     for (i = 0; i + C <= n; i += C)
         for (j = 0; j < C; j += 16) {
             RQ_AHEAD(src + i + j, 1);
-            _mm_storeu_si128((__m128i *)(void *)(dst + i + j),
-                             _mm_packs_epi16(_mm_packs_epi32(high_products_sse2(src + i + j, rq_m + j),
-                                                             high_products_sse2(src + i + j + 4, rq_m + j + 4)),
-                                             _mm_packs_epi32(high_products_sse2(src + i + j + 8, rq_m + j + 8),
-                                                             high_products_sse2(src + i + j + 12, rq_m + j + 12))));
+            store_packed_sse2(dst + i + j, high_products_sse2(src + i + j, rq_m + j), high_products_sse2(src + i + j + 4, rq_m + j + 4),
+                              high_products_sse2(src + i + j + 8, rq_m + j + 8), high_products_sse2(src + i + j + 12, rq_m + j + 12));
         }
 }
 
@@ -594,11 +597,8 @@ __attribute__((noinline)) static void rqf_floor_sse2_loop(const void *srcv, void
     for (i = 0; i + C <= n; i += C)
         for (j = 0; j < C; j += 16) {
             RQ_AHEAD(src + i + j, 1);
-            _mm_storeu_si128((__m128i *)(void *)(dst + i + j),
-                             _mm_packs_epi16(_mm_packs_epi32(float_products_sse2(src + i + j, rq_s + j),
-                                                             float_products_sse2(src + i + j + 4, rq_s + j + 4)),
-                                             _mm_packs_epi32(float_products_sse2(src + i + j + 8, rq_s + j + 8),
-                                                             float_products_sse2(src + i + j + 12, rq_s + j + 12))));
+            store_packed_sse2(dst + i + j, float_products_sse2(src + i + j, rq_s + j), float_products_sse2(src + i + j + 4, rq_s + j + 4),
+                              float_products_sse2(src + i + j + 8, rq_s + j + 8), float_products_sse2(src + i + j + 12, rq_s + j + 12));
         }
 }
 
