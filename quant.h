@@ -115,8 +115,9 @@
                      this many bytes (default 1 MiB; 0: never) prefetches
                      its source 8 KiB ahead. A requantize prefetches
                      2.5 KiB ahead when it streams, and in cache too where
-                     it computes in floats (FLOAT; DOUBLE and SINGLE where
-                     AVX-512 or SSE2 takes its float form); 0: never.
+                     it computes in floats (FLOAT, and DOUBLE and SINGLE
+                     to s8/u8 with right shifts where AVX-512 or SSE2
+                     tries floats first: see quant__v_rq_fput); 0: never.
 
    ATTRIBUTES FROM STRINGS: quant_attrs_set(&a, name, value)
 
