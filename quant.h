@@ -10079,6 +10079,245 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
 #endif
 }
 #undef QUANT__BLK_ENC512
+#elif QUANT__PASS == QUANT_SIMD_AVX2
+/* AVX2 decoders of ggml's blocks: the scalar code's arithmetic, eight
+   lanes at a time. Every element's integer or table level becomes a float
+   exactly; the products and sums are the scalar code's own, in its order,
+   and a product that a sum follows passes through QUANT__VFENCE, so that
+   no FMA is formed. The scales come from the scalar code's helpers. The
+   output is y from element `at` on: o is 0 for f32, 1 bf16, 2 f16, each
+   vector rounded as quant__v_to_half rounds (the scalar code's way). */
+QUANT__INLINE void quant__b2_st(void *y, int at, __m256 v, const unsigned o)
+{
+    if (o == 0) _mm256_storeu_ps((float *)y + at, v);
+    else {
+        const __m256i h = quant__v_to_half(v, o == 1u);
+        _mm_storeu_si128((__m128i *)(void *)((uint16_t *)y + at),
+                         _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+    }
+}
+/* elements at..at+15 = d * the 16 signed bytes of v */
+QUANT__INLINE void quant__b2_mul16(void *y, int at, __m128i v, __m256 d, const unsigned o)
+{
+    quant__b2_st(y, at, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), d), o);
+    quant__b2_st(y, at + 8, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v))), d), o);
+}
+/* elements at..at+31 = d * the 32 signed bytes of v */
+QUANT__INLINE void quant__b2_mul32(void *y, int at, __m256i v, __m256 d, const unsigned o)
+{
+    quant__b2_mul16(y, at, _mm256_castsi256_si128(v), d, o);
+    quant__b2_mul16(y, at + 16, _mm256_extracti128_si256(v, 1), d, o);
+}
+/* elements at..at+15 = dl * v - ml, v 16 bytes 0..127 (Q2_K, Q4_K, Q5_K) */
+QUANT__INLINE void quant__b2_dm16(void *y, int at, __m128i v, __m256 dl, __m256 ml, const unsigned o)
+{
+    __m256 a = _mm256_mul_ps(dl, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)));
+    __m256 b = _mm256_mul_ps(dl, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v))));
+    QUANT__VFENCE(a);
+    QUANT__VFENCE(b);
+    quant__b2_st(y, at, _mm256_sub_ps(a, ml), o);
+    quant__b2_st(y, at + 8, _mm256_sub_ps(b, ml), o);
+}
+/* the 16 bytes at q split into low nibbles (*lo) and high (*hi) */
+QUANT__INLINE void quant__b2_nib(const uint8_t *q, __m128i *lo, __m128i *hi)
+{
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)q), m = _mm_set1_epi8(15);
+    *lo = _mm_and_si128(b, m);
+    *hi = _mm_and_si128(_mm_srli_epi16(b, 4), m);
+}
+/* the 32 bits of qh as bytes, 16 where a bit is set */
+QUANT__INLINE __m256i quant__b2_bits16(uint32_t qh)
+{
+    const __m256i sel = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                         2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)qh), sel);
+    return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(16));
+}
+QUANT__INLINE __m256i quant__b2_ld32(const uint8_t *q) { return _mm256_loadu_si256((const __m256i *)(const void *)q); }
+
+/* Q4_0, Q4_1, Q5_0, Q5_1 */
+QUANT__INLINE void quant__b2_q45(const uint8_t *b, void *y, const int five, const int has_m, const unsigned o)
+{
+    const float d = quant__gh(b), m = has_m ? quant__gh(b + 2) : 0.0f;
+    const int off = has_m ? 0 : five ? 16 : 8;
+    __m128i lo, hi;
+    __m256i v;
+    quant__b2_nib(b + 2 + 2 * has_m + 4 * five, &lo, &hi);
+    v = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+    if (five) v = _mm256_or_si256(v, quant__b2_bits16(quant__ld4(b + 2 + 2 * has_m)));
+    if (off) v = _mm256_sub_epi8(v, _mm256_set1_epi8((char)off));
+    if (!has_m) {
+        quant__b2_mul32(y, 0, v, _mm256_set1_ps(d), o);
+        return;
+    }
+    {
+        const __m256 vd = _mm256_set1_ps(d), vm = _mm256_set1_ps(m);
+        const int fin = d - d == 0.0f; /* no product is NaN then */
+        int k;
+        for (k = 0; k < 4; ++k) {
+            const __m128i h = k & 2 ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+            __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(k & 1 ? _mm_unpackhi_epi64(h, h) : h)), vd);
+            QUANT__VFENCE(p);
+            /* a NaN product stays itself, as quant__gadd keeps it */
+            quant__b2_st(y, 8 * k, fin ? _mm256_add_ps(p, vm)
+                                       : _mm256_blendv_ps(_mm256_add_ps(p, vm), p, _mm256_cmp_ps(p, p, _CMP_UNORD_Q)), o);
+        }
+    }
+}
+/* Q8_0 (n32 1) and Q8_K (8): d * q */
+QUANT__INLINE void quant__b2_q8(const uint8_t *q, float d, int n32, void *y, const unsigned o)
+{
+    const __m256 vd = _mm256_set1_ps(d);
+    int j;
+    for (j = 0; j < n32; ++j) quant__b2_mul32(y, 32 * j, quant__b2_ld32(q + 32 * j), vd, o);
+}
+/* 32 elements from 16 bytes of nibble indices into a table of 16 signed
+   byte levels (IQ4_NL, IQ4_XS, MXFP4): d * level */
+QUANT__INLINE void quant__b2_lut32(const uint8_t *q, __m128i tab, float d, void *y, int at, const unsigned o)
+{
+    const __m256 vd = _mm256_set1_ps(d);
+    __m128i lo, hi;
+    quant__b2_nib(q, &lo, &hi);
+    quant__b2_mul16(y, at, _mm_shuffle_epi8(tab, lo), vd, o);
+    quant__b2_mul16(y, at + 16, _mm_shuffle_epi8(tab, hi), vd, o);
+}
+QUANT__INLINE __m128i quant__b2_tab(const signed char *t) { return _mm_loadu_si128((const __m128i *)(const void *)t); }
+QUANT__INLINE void quant__b2_nvfp4(const uint8_t *b, void *y, const unsigned o)
+{
+    const __m128i tab = quant__b2_tab(quant__kv_fp4), m = _mm_set1_epi8(15);
+    int n;
+    for (n = 0; n < 4; ++n) {
+        const __m256 vd = _mm256_set1_ps(quant__ue4m3_half(b[n]));
+        const __m128i q = _mm_loadl_epi64((const __m128i *)(const void *)(b + 4 + 8 * n));
+        const __m128i v = _mm_shuffle_epi8(tab, _mm_unpacklo_epi64(_mm_and_si128(q, m), _mm_and_si128(_mm_srli_epi16(q, 4), m)));
+        quant__b2_mul16(y, 16 * n, v, vd, o);
+    }
+}
+QUANT__INLINE void quant__b2_iq4xs(const uint8_t *b, void *y, const unsigned o)
+{
+    const __m128i tab = quant__b2_tab(quant__kv_iq4);
+    const unsigned sh = (unsigned)(b[2] | b[3] << 8);
+    const float d = quant__gh(b);
+    int n;
+    for (n = 0; n < 8; ++n) {
+        const int ls = (int)(((unsigned)b[4 + n / 2] >> 4 * (n % 2) & 15u) | (sh >> 2 * n & 3u) << 4);
+        quant__b2_lut32(b + 8 + 16 * n, tab, d * (float)(ls - 32), y, 32 * n, o);
+    }
+}
+/* Q2_K (k2) and Q3_K: per 128 elements four 2-bit planes of 32 bytes,
+   each plane two runs of 16 with a scale each */
+QUANT__INLINE void quant__b2_q23(const uint8_t *b, void *y, const int k2, const unsigned o)
+{
+    const uint8_t *q = b + (k2 ? 16 : 32);
+    const float d = quant__gh(b + (k2 ? 80 : 108)), m = k2 ? quant__gh(b + 82) : 0.0f;
+    const __m256i three = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1), four = _mm256_set1_epi8(4);
+    const __m256i hm = quant__b2_ld32(b);
+    int n, s, at = 0;
+    for (n = 0; n < 2; ++n, q += 32) {
+        const __m256i Q = quant__b2_ld32(q);
+        for (s = 0; s < 4; ++s, at += 32) {
+            const int is = 8 * n + 2 * s;
+            __m256i v = _mm256_and_si256(_mm256_srli_epi16(Q, 2 * s), three);
+            if (k2) {
+                quant__b2_dm16(y, at, _mm256_castsi256_si128(v), _mm256_set1_ps(d * (float)(b[is] & 15u)),
+                               _mm256_set1_ps(quant__gm(m, (float)(b[is] >> 4))), o);
+                quant__b2_dm16(y, at + 16, _mm256_extracti128_si256(v, 1), _mm256_set1_ps(d * (float)(b[is + 1] & 15u)),
+                               _mm256_set1_ps(quant__gm(m, (float)(b[is + 1] >> 4))), o);
+            } else { /* the level - 4 unless the element's hmask bit is set */
+                const __m256i h = _mm256_and_si256(_mm256_srli_epi16(hm, 4 * n + s), one);
+                v = _mm256_sub_epi8(_mm256_add_epi8(v, _mm256_slli_epi16(h, 2)), four);
+                quant__b2_mul16(y, at, _mm256_castsi256_si128(v), _mm256_set1_ps(d * (float)quant__k3_scale(b + 96, is)), o);
+                quant__b2_mul16(y, at + 16, _mm256_extracti128_si256(v, 1),
+                                _mm256_set1_ps(d * (float)quant__k3_scale(b + 96, is + 1)), o);
+            }
+        }
+    }
+}
+/* Q4_K and Q5_K: eight runs of 32 with a scale and a min each */
+QUANT__INLINE void quant__b2_q4k(const uint8_t *b, void *y, const int k5, const unsigned o)
+{
+    const uint8_t *q = b + (k5 ? 48 : 16);
+    const float d = quant__gh(b), m = quant__gh(b + 2);
+    const __m256i m4 = _mm256_set1_epi8(15), sixteen = _mm256_set1_epi8(16);
+    const __m256i qh = k5 ? quant__b2_ld32(b + 16) : _mm256_setzero_si256();
+    int n;
+    for (n = 0; n < 8; ++n) {
+        const __m256i Q = quant__b2_ld32(q + 32 * (n >> 1));
+        unsigned sc, mn;
+        __m256i v;
+        __m256 dl, ml;
+        quant__k4_scale(b + 4, n, &sc, &mn);
+        dl = _mm256_set1_ps(d * (float)sc);
+        ml = _mm256_set1_ps(quant__gm(m, (float)mn));
+        v = _mm256_and_si256(n & 1 ? _mm256_srli_epi16(Q, 4) : Q, m4);
+        if (k5) v = _mm256_or_si256(v, _mm256_and_si256(_mm256_slli_epi16(_mm256_srli_epi16(qh, n), 4), sixteen));
+        quant__b2_dm16(y, 32 * n, _mm256_castsi256_si128(v), dl, ml, o);
+        quant__b2_dm16(y, 32 * n + 16, _mm256_extracti128_si256(v, 1), dl, ml, o);
+    }
+}
+/* Q6_K: two halves of 128, each four runs of 32 of 6-bit levels - 32 with
+   a signed scale per 16 */
+QUANT__INLINE void quant__b2_q6k(const uint8_t *b, void *y, const unsigned o)
+{
+    const int8_t *sc = (const int8_t *)(b + 192);
+    const float d = quant__gh(b + 208);
+    const __m256i m4 = _mm256_set1_epi8(15), three = _mm256_set1_epi8(3), k32 = _mm256_set1_epi8(32);
+    int n, j;
+    for (n = 0; n < 2; ++n, sc += 8) {
+        const __m256i l0 = quant__b2_ld32(b + 64 * n), l1 = quant__b2_ld32(b + 64 * n + 32);
+        const __m256i qh = quant__b2_ld32(b + 128 + 32 * n);
+        for (j = 0; j < 4; ++j) {
+            const __m256i l = j & 1 ? l1 : l0;
+            const __m256i lo = _mm256_and_si256(j & 2 ? _mm256_srli_epi16(l, 4) : l, m4);
+            const __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2 * j), three), 4);
+            const __m256i v = _mm256_sub_epi8(_mm256_or_si256(lo, hi), k32);
+            const int at = 128 * n + 32 * j;
+            quant__b2_mul16(y, at, _mm256_castsi256_si128(v), _mm256_set1_ps(d * (float)sc[2 * j]), o);
+            quant__b2_mul16(y, at + 16, _mm256_extracti128_si256(v, 1), _mm256_set1_ps(d * (float)sc[2 * j + 1]), o);
+        }
+    }
+}
+
+/* nb blocks of type t decoded into y (o as quant__b2_st); 0 for a type
+   with no decoder here */
+QUANT__INLINE int quant__b2_dec(unsigned t, const uint8_t *b, void *y, size_t nb, const unsigned o)
+{
+    const size_t bb = quant__blk_bytes(t), step = quant__blk(t) * (o ? 2u : 4u);
+    size_t k;
+#define QUANT__B2_LOOP(stmt) for (k = 0; k < nb; ++k, b += bb, y = (char *)y + step) { stmt; } break
+    switch (t) {
+    case QUANT_Q4_0: QUANT__B2_LOOP(quant__b2_q45(b, y, 0, 0, o));
+    case QUANT_Q4_1: QUANT__B2_LOOP(quant__b2_q45(b, y, 0, 1, o));
+    case QUANT_Q5_0: QUANT__B2_LOOP(quant__b2_q45(b, y, 1, 0, o));
+    case QUANT_Q5_1: QUANT__B2_LOOP(quant__b2_q45(b, y, 1, 1, o));
+    case QUANT_Q8_0: QUANT__B2_LOOP(quant__b2_q8(b + 2, quant__gh(b), 1, y, o));
+    case QUANT_Q8_K: QUANT__B2_LOOP(quant__b2_q8(b + 4, quant__float(quant__ld4(b)), 8, y, o));
+    case QUANT_Q2_K: QUANT__B2_LOOP(quant__b2_q23(b, y, 1, o));
+    case QUANT_Q3_K: QUANT__B2_LOOP(quant__b2_q23(b, y, 0, o));
+    case QUANT_Q4_K: QUANT__B2_LOOP(quant__b2_q4k(b, y, 0, o));
+    case QUANT_Q5_K: QUANT__B2_LOOP(quant__b2_q4k(b, y, 1, o));
+    case QUANT_Q6_K: QUANT__B2_LOOP(quant__b2_q6k(b, y, o));
+    case QUANT_IQ4_NL: QUANT__B2_LOOP(quant__b2_lut32(b + 2, quant__b2_tab(quant__kv_iq4), quant__gh(b), y, 0, o));
+    case QUANT_IQ4_XS: QUANT__B2_LOOP(quant__b2_iq4xs(b, y, o));
+    case QUANT_MXFP4: QUANT__B2_LOOP(quant__b2_lut32(b + 1, quant__b2_tab(quant__kv_fp4), quant__e8m0_half(b[0]), y, 0, o));
+    case QUANT_NVFP4_BLOCK: QUANT__B2_LOOP(quant__b2_nvfp4(b, y, o));
+    default: return 0;
+    }
+#undef QUANT__B2_LOOP
+    return 1;
+}
+/* o: 0 f32, 1 bf16, 2 f16 */
+QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
+{
+    return o == 0 ? quant__b2_dec(t, src, dst, nb, 0u) : o == 1 ? quant__b2_dec(t, src, dst, nb, 1u)
+                                                       : quant__b2_dec(t, src, dst, nb, 2u);
+}
+QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
+{
+    (void)t; (void)x; (void)dst; (void)nb;
+    return 0;
+}
 #else
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)
 {
