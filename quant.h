@@ -10086,21 +10086,28 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
    and a product that a sum follows passes through QUANT__VFENCE, so that
    no FMA is formed. The scales come from the scalar code's helpers. The
    output is y from element `at` on: o is 0 for f32, 1 bf16, 2 f16, each
-   vector rounded as quant__v_to_half rounds (the scalar code's way). */
-QUANT__INLINE void quant__b2_st(void *y, int at, __m256 v, const unsigned o)
+   vector rounded as quant__v_to_half rounds (the scalar code's way), and
+   3 bf16 of values known not to be NaN (a block whose scales are finite
+   gives none), which round without quant__v_to_half's NaN case. */
+QUANT__INLINE __m256i quant__b2_half(__m256 v, const unsigned o)
 {
-    if (o == 0) _mm256_storeu_ps((float *)y + at, v);
-    else {
-        const __m256i h = quant__v_to_half(v, o == 1u);
-        _mm_storeu_si128((__m128i *)(void *)((uint16_t *)y + at),
-                         _mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
-    }
+    return o == 3u ? quant__v_bf16(v) : quant__v_to_half(v, o == 1u);
+}
+/* 16 elements, a's 8 then b's */
+QUANT__INLINE void quant__b2_st2(void *y, int at, __m256 a, __m256 b, const unsigned o)
+{
+    if (o == 0) {
+        _mm256_storeu_ps((float *)y + at, a);
+        _mm256_storeu_ps((float *)y + at + 8, b);
+    } else /* packus interleaves the 128-bit halves: a0-3 b0-3 a4-7 b4-7 */
+        _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)y + at),
+                            _mm256_permute4x64_epi64(_mm256_packus_epi32(quant__b2_half(a, o), quant__b2_half(b, o)), 0xD8));
 }
 /* elements at..at+15 = d * the 16 signed bytes of v */
 QUANT__INLINE void quant__b2_mul16(void *y, int at, __m128i v, __m256 d, const unsigned o)
 {
-    quant__b2_st(y, at, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), d), o);
-    quant__b2_st(y, at + 8, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v))), d), o);
+    quant__b2_st2(y, at, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), d),
+                  _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v))), d), o);
 }
 /* elements at..at+31 = d * the 32 signed bytes of v */
 QUANT__INLINE void quant__b2_mul32(void *y, int at, __m256i v, __m256 d, const unsigned o)
@@ -10115,8 +10122,7 @@ QUANT__INLINE void quant__b2_dm16(void *y, int at, __m128i v, __m256 dl, __m256 
     __m256 b = _mm256_mul_ps(dl, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_unpackhi_epi64(v, v))));
     QUANT__VFENCE(a);
     QUANT__VFENCE(b);
-    quant__b2_st(y, at, _mm256_sub_ps(a, ml), o);
-    quant__b2_st(y, at + 8, _mm256_sub_ps(b, ml), o);
+    quant__b2_st2(y, at, _mm256_sub_ps(a, ml), _mm256_sub_ps(b, ml), o);
 }
 /* the 16 bytes at q split into low nibbles (*lo) and high (*hi) */
 QUANT__INLINE void quant__b2_nib(const uint8_t *q, __m128i *lo, __m128i *hi)
@@ -10155,13 +10161,16 @@ QUANT__INLINE void quant__b2_q45(const uint8_t *b, void *y, const int five, cons
         const __m256 vd = _mm256_set1_ps(d), vm = _mm256_set1_ps(m);
         const int fin = d - d == 0.0f; /* no product is NaN then */
         int k;
-        for (k = 0; k < 4; ++k) {
-            const __m128i h = k & 2 ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
-            __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(k & 1 ? _mm_unpackhi_epi64(h, h) : h)), vd);
+        for (k = 0; k < 2; ++k) {
+            const __m128i h = k ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+            __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(h)), vd);
+            __m256 r = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_unpackhi_epi64(h, h))), vd);
             QUANT__VFENCE(p);
-            /* a NaN product stays itself, as quant__gadd keeps it */
-            quant__b2_st(y, 8 * k, fin ? _mm256_add_ps(p, vm)
-                                       : _mm256_blendv_ps(_mm256_add_ps(p, vm), p, _mm256_cmp_ps(p, p, _CMP_UNORD_Q)), o);
+            QUANT__VFENCE(r);
+            if (fin) quant__b2_st2(y, 16 * k, _mm256_add_ps(p, vm), _mm256_add_ps(r, vm), o);
+            else /* a NaN product stays itself, as quant__gadd keeps it */
+                quant__b2_st2(y, 16 * k, _mm256_blendv_ps(_mm256_add_ps(p, vm), p, _mm256_cmp_ps(p, p, _CMP_UNORD_Q)),
+                              _mm256_blendv_ps(_mm256_add_ps(r, vm), r, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)), o);
         }
     }
 }
@@ -10279,29 +10288,46 @@ QUANT__INLINE void quant__b2_q6k(const uint8_t *b, void *y, const unsigned o)
     }
 }
 
-/* nb blocks of type t decoded into y (o as quant__b2_st); 0 for a type
-   with no decoder here */
+/* the f16 at b is finite; with p, so is the f16 after it */
+QUANT__INLINE int quant__b2_fin(const uint8_t *b, const int p)
+{
+    return (b[1] & 0x7Cu) != 0x7Cu && (!p || (b[3] & 0x7Cu) != 0x7Cu);
+}
+/* nb blocks of type t decoded into y (o as quant__b2_st: 0, 1 or 2); 0
+   for a type with no decoder here. To bf16, a block whose scales are
+   finite takes the rounding without the NaN case (O 3); e8m0 and UE4M3
+   scales always are. */
 QUANT__INLINE int quant__b2_dec(unsigned t, const uint8_t *b, void *y, size_t nb, const unsigned o)
 {
     const size_t bb = quant__blk_bytes(t), step = quant__blk(t) * (o ? 2u : 4u);
     size_t k;
-#define QUANT__B2_LOOP(stmt) for (k = 0; k < nb; ++k, b += bb, y = (char *)y + step) { stmt; } break
+#define QUANT__B2_LOOP(fin, call)                                                                                      \
+    for (k = 0; k < nb; ++k, b += bb, y = (char *)y + step) {                                                          \
+        if (o != 1u || !(fin)) {                                                                                       \
+            const unsigned O = o;                                                                                      \
+            call;                                                                                                      \
+        } else {                                                                                                       \
+            const unsigned O = 3u;                                                                                     \
+            call;                                                                                                      \
+        }                                                                                                              \
+    }                                                                                                                  \
+    break
     switch (t) {
-    case QUANT_Q4_0: QUANT__B2_LOOP(quant__b2_q45(b, y, 0, 0, o));
-    case QUANT_Q4_1: QUANT__B2_LOOP(quant__b2_q45(b, y, 0, 1, o));
-    case QUANT_Q5_0: QUANT__B2_LOOP(quant__b2_q45(b, y, 1, 0, o));
-    case QUANT_Q5_1: QUANT__B2_LOOP(quant__b2_q45(b, y, 1, 1, o));
-    case QUANT_Q8_0: QUANT__B2_LOOP(quant__b2_q8(b + 2, quant__gh(b), 1, y, o));
-    case QUANT_Q8_K: QUANT__B2_LOOP(quant__b2_q8(b + 4, quant__float(quant__ld4(b)), 8, y, o));
-    case QUANT_Q2_K: QUANT__B2_LOOP(quant__b2_q23(b, y, 1, o));
-    case QUANT_Q3_K: QUANT__B2_LOOP(quant__b2_q23(b, y, 0, o));
-    case QUANT_Q4_K: QUANT__B2_LOOP(quant__b2_q4k(b, y, 0, o));
-    case QUANT_Q5_K: QUANT__B2_LOOP(quant__b2_q4k(b, y, 1, o));
-    case QUANT_Q6_K: QUANT__B2_LOOP(quant__b2_q6k(b, y, o));
-    case QUANT_IQ4_NL: QUANT__B2_LOOP(quant__b2_lut32(b + 2, quant__b2_tab(quant__kv_iq4), quant__gh(b), y, 0, o));
-    case QUANT_IQ4_XS: QUANT__B2_LOOP(quant__b2_iq4xs(b, y, o));
-    case QUANT_MXFP4: QUANT__B2_LOOP(quant__b2_lut32(b + 1, quant__b2_tab(quant__kv_fp4), quant__e8m0_half(b[0]), y, 0, o));
-    case QUANT_NVFP4_BLOCK: QUANT__B2_LOOP(quant__b2_nvfp4(b, y, o));
+    case QUANT_Q4_0: QUANT__B2_LOOP(quant__b2_fin(b, 0), quant__b2_q45(b, y, 0, 0, O));
+    case QUANT_Q4_1: QUANT__B2_LOOP(quant__b2_fin(b, 1), quant__b2_q45(b, y, 0, 1, O));
+    case QUANT_Q5_0: QUANT__B2_LOOP(quant__b2_fin(b, 0), quant__b2_q45(b, y, 1, 0, O));
+    case QUANT_Q5_1: QUANT__B2_LOOP(quant__b2_fin(b, 1), quant__b2_q45(b, y, 1, 1, O));
+    case QUANT_Q8_0: QUANT__B2_LOOP(quant__b2_fin(b, 0), quant__b2_q8(b + 2, quant__gh(b), 1, y, O));
+    case QUANT_Q8_K: QUANT__B2_LOOP((b[3] & 0x7Fu) != 0x7Fu || b[2] < 0x80u, quant__b2_q8(b + 4, quant__float(quant__ld4(b)), 8, y, O));
+    case QUANT_Q2_K: QUANT__B2_LOOP(quant__b2_fin(b + 80, 1), quant__b2_q23(b, y, 1, O));
+    case QUANT_Q3_K: QUANT__B2_LOOP(quant__b2_fin(b + 108, 0), quant__b2_q23(b, y, 0, O));
+    case QUANT_Q4_K: QUANT__B2_LOOP(quant__b2_fin(b, 1), quant__b2_q4k(b, y, 0, O));
+    case QUANT_Q5_K: QUANT__B2_LOOP(quant__b2_fin(b, 1), quant__b2_q4k(b, y, 1, O));
+    case QUANT_Q6_K: QUANT__B2_LOOP(quant__b2_fin(b + 208, 0), quant__b2_q6k(b, y, O));
+    case QUANT_IQ4_NL: QUANT__B2_LOOP(quant__b2_fin(b, 0), quant__b2_lut32(b + 2, quant__b2_tab(quant__kv_iq4), quant__gh(b), y, 0, O));
+    case QUANT_IQ4_XS: QUANT__B2_LOOP(quant__b2_fin(b, 0), quant__b2_iq4xs(b, y, O));
+    case QUANT_MXFP4: QUANT__B2_LOOP(1, quant__b2_lut32(b + 1, quant__b2_tab(quant__kv_fp4), quant__e8m0_half(b[0]), y, 0, O));
+    case QUANT_NVFP4_BLOCK: QUANT__B2_LOOP(1, quant__b2_nvfp4(b, y, O));
     default: return 0;
     }
 #undef QUANT__B2_LOOP
