@@ -10339,10 +10339,120 @@ QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst
     return o == 0 ? quant__b2_dec(t, src, dst, nb, 0u) : o == 1 ? quant__b2_dec(t, src, dst, nb, 1u)
                                                        : quant__b2_dec(t, src, dst, nb, 2u);
 }
+/* AVX2 encoders of Q8_0 and Q8_K: the scalar code's operations eight
+   lanes at a time. A block's largest magnitude is the integer max of the
+   magnitudes' bits, which orders floats that are not NaN as their
+   values; a Q8_0 block holding a NaN (whose running max the scalar code
+   restarts after it) goes to the scalar code. */
+QUANT__INLINE __m256i quant__b2_abs(__m256 v) { return _mm256_and_si256(_mm256_castps_si256(v), _mm256_set1_epi32(0x7FFFFFFF)); }
+QUANT__INLINE int32_t quant__b2_hmax(__m256i m)
+{
+    m = _mm256_max_epi32(m, _mm256_permute2x128_si256(m, m, 1));
+    m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0x4E));
+    m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0xB1));
+    return _mm256_cvtsi256_si32(m);
+}
+/* the low bytes of 32 int32 lanes, in order */
+QUANT__INLINE __m256i quant__b2_bytes(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+    const __m256i ff = _mm256_set1_epi32(0xFF);
+    const __m256i ab = _mm256_packus_epi32(_mm256_and_si256(a, ff), _mm256_and_si256(b, ff));
+    const __m256i cd = _mm256_packus_epi32(_mm256_and_si256(c, ff), _mm256_and_si256(d, ff));
+    return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+/* quant__gt(quant__roundf(v)): half away from zero below 2^23, where
+   0.5 - 2^-25 (which a + 0.5 rounds up to 1) gives 0; v itself above,
+   truncated as cvttps2dq does (NaN and out of range: INT32_MIN) */
+QUANT__INLINE __m256i quant__b2_round(__m256 v)
+{
+    const __m256i ab = quant__b2_abs(v);
+    const __m256 a = _mm256_castsi256_ps(ab);
+    __m256i r = _mm256_cvttps_epi32(_mm256_add_ps(a, _mm256_set1_ps(0.5f)));
+    r = _mm256_add_epi32(r, _mm256_cmpeq_epi32(ab, _mm256_set1_epi32(0x3EFFFFFF)));
+    r = _mm256_sign_epi32(r, _mm256_castps_si256(v));
+    return _mm256_blendv_epi8(r, _mm256_cvttps_epi32(v),
+                              _mm256_castps_si256(_mm256_cmp_ps(a, _mm256_set1_ps(8388608.0f), _CMP_NLT_UQ)));
+}
+QUANT__INLINE void quant__b2_q8_0(const float *x, uint8_t *b)
+{
+    __m256 v[4], vid;
+    float d, id;
+    int j;
+    for (j = 0; j < 4; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
+    {
+        const int32_t a = quant__b2_hmax(_mm256_max_epi32(_mm256_max_epi32(quant__b2_abs(v[0]), quant__b2_abs(v[1])),
+                                                          _mm256_max_epi32(quant__b2_abs(v[2]), quant__b2_abs(v[3]))));
+        if (a > 0x7F800000) {
+            quant__blk_encode(QUANT_Q8_0, x, b);
+            return;
+        }
+        d = quant__float((uint32_t)a) / 127.0f;
+    }
+    id = d != 0 ? 1.0f / d : 0.0f;
+    quant__gh_put(b, d);
+    vid = _mm256_set1_ps(id);
+    _mm256_storeu_si256((__m256i *)(void *)(b + 2),
+                        quant__b2_bytes(quant__b2_round(_mm256_mul_ps(v[0], vid)), quant__b2_round(_mm256_mul_ps(v[1], vid)),
+                                        quant__b2_round(_mm256_mul_ps(v[2], vid)), quant__b2_round(_mm256_mul_ps(v[3], vid))));
+}
+/* quant__gn(p) capped at 127: round to nearest even through 1.5 * 2^23,
+   the low 23 bits read as ggml reads them */
+QUANT__INLINE __m256i quant__b2_gn(__m256 p)
+{
+    const __m256i u = _mm256_and_si256(_mm256_castps_si256(_mm256_add_ps(p, _mm256_set1_ps(12582912.0f))),
+                                       _mm256_set1_epi32(0x7FFFFF));
+    return _mm256_min_epi32(_mm256_sub_epi32(u, _mm256_set1_epi32(0x400000)), _mm256_set1_epi32(127));
+}
+QUANT__INLINE void quant__b2_q8_k(const float *x, uint8_t *b)
+{
+    const __m256i inf1 = _mm256_set1_epi32(0x7F800001);
+    __m256i m = _mm256_setzero_si256(), A;
+    __m256 vis;
+    float is;
+    int32_t a;
+    int j, at = 0;
+    /* the largest magnitude that is not NaN, and the first element with it */
+    for (j = 0; j < 256; j += 8) {
+        const __m256i ab = quant__b2_abs(_mm256_loadu_ps(x + j));
+        m = _mm256_max_epi32(m, _mm256_and_si256(ab, _mm256_cmpgt_epi32(inf1, ab)));
+    }
+    a = quant__b2_hmax(m);
+    if (a == 0) {
+        for (j = 0; j < 288; j += 32) _mm256_storeu_si256((__m256i *)(void *)(b + j), _mm256_setzero_si256());
+        quant__st4(b + 288, 0); /* ggml leaves bsums unwritten: 0 here */
+        return;
+    }
+    A = _mm256_set1_epi32(a);
+    for (j = 0; j < 256; j += 8) {
+        int k = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(quant__b2_abs(_mm256_loadu_ps(x + j)), A)));
+        if (k) {
+            for (at = j; !(k & 1); k >>= 1) ++at;
+            break;
+        }
+    }
+    is = -127.0f / x[at];
+    vis = _mm256_set1_ps(is);
+    for (j = 0; j < 256; j += 32) {
+        const __m256i q = quant__b2_bytes(quant__b2_gn(_mm256_mul_ps(vis, _mm256_loadu_ps(x + j))),
+                                          quant__b2_gn(_mm256_mul_ps(vis, _mm256_loadu_ps(x + j + 8))),
+                                          quant__b2_gn(_mm256_mul_ps(vis, _mm256_loadu_ps(x + j + 16))),
+                                          quant__b2_gn(_mm256_mul_ps(vis, _mm256_loadu_ps(x + j + 24))));
+        /* the sums of 16: the bytes + 128 summed by vpsadbw, less 16 * 128 */
+        const __m256i s = _mm256_sad_epu8(_mm256_xor_si256(q, _mm256_set1_epi8((char)0x80)), _mm256_setzero_si256());
+        const __m256i t = _mm256_sub_epi64(_mm256_add_epi64(s, _mm256_srli_si256(s, 8)), _mm256_set1_epi64x(2048));
+        const uint32_t s0 = (uint32_t)_mm256_cvtsi256_si32(t), s1 = (uint32_t)_mm256_extract_epi32(t, 4);
+        _mm256_storeu_si256((__m256i *)(void *)(b + 4 + j), q);
+        quant__st4(b + 260 + j / 8, (s0 & 0xFFFFu) | s1 << 16);
+    }
+    quant__st4(b, quant__bits(1 / is));
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
-    (void)t; (void)x; (void)dst; (void)nb;
-    return 0;
+    size_t k;
+    if (t == QUANT_Q8_0) for (k = 0; k < nb; ++k) quant__b2_q8_0(x + 32 * k, dst + 34 * k);
+    else if (t == QUANT_Q8_K) for (k = 0; k < nb; ++k) quant__b2_q8_k(x + 256 * k, dst + 292 * k);
+    else return 0;
+    return 1;
 }
 #else
 QUANT__PRIVATE int quant__simd_blk_dec(unsigned t, const uint8_t *src, void *dst, size_t nb, unsigned o)

@@ -238,7 +238,11 @@ static float block_value(int kind, float mag)
     case 2: return r % 5 == 0 ? 0.0f : u * 1e-40f;            /* subnormals, zeros */
     case 3: return r % 97 == 0 ? u * 1e30f : u;              /* an outlier */
     case 4: return r % 61 == 0 ? check_float_bits(r % 2 ? 0x7F800000u : 0xFFC00123u) : u * mag; /* Inf, NaN */
-    default: return r % 3 == 0 ? -0.0f : u * mag * mag;
+    case 5: return r % 3 == 0 ? -0.0f : u * mag * mag;
+    default: { /* with 127 in the block, Q8_0's and Q8_K's steps are 1: ties, and 0.5 - 2^-25 */
+        static const float t[8] = { 127.0f, 0.49999997f, -0.49999997f, 0.5f, -1.5f, 2.5f, -126.5f, 3.4999998f };
+        return t[r % 8];
+    }
     }
 }
 
@@ -252,7 +256,7 @@ static void blocks_vs_scalar(void)
             const int64_t nb = 1 + (int64_t)(check_rand() % (uint32_t)(be == 256 ? 16 : 64));
             const int64_t n = nb * be;
             const size_t bytes = quant_dtype_bytes((quant_dtype)t, n);
-            const int kind = (int)(check_rand() % 6);
+            const int kind = (int)(check_rand() % 7);
             const float mag = check_float_bits(0x3F800000u + ((check_rand() % 61) - 30) * 0x00800000u);
             quant_tensor x = { QUANT_F32, 1, { n }, bx }, q1 = { (quant_dtype)t, 1, { n }, bq1 }, q2 = q1;
             quant_tensor y1 = { QUANT_F32, 1, { n }, by1 }, y2 = { QUANT_F32, 1, { n }, by2 };
