@@ -10399,9 +10399,12 @@ QUANT__INLINE void quant__b2_q8_0(const float *x, uint8_t *b)
    the low 23 bits read as ggml reads them */
 QUANT__INLINE __m256i quant__b2_gn(__m256 p)
 {
+    QUANT__VFENCE(p); /* no FMA with the product */
+    {
     const __m256i u = _mm256_and_si256(_mm256_castps_si256(_mm256_add_ps(p, _mm256_set1_ps(12582912.0f))),
                                        _mm256_set1_epi32(0x7FFFFF));
     return _mm256_min_epi32(_mm256_sub_epi32(u, _mm256_set1_epi32(0x400000)), _mm256_set1_epi32(127));
+    }
 }
 QUANT__INLINE void quant__b2_q8_k(const float *x, uint8_t *b)
 {
