@@ -10449,12 +10449,186 @@ QUANT__INLINE void quant__b2_q8_k(const float *x, uint8_t *b)
     }
     quant__st4(b, quant__bits(1 / is));
 }
+/* quant__amax of the 32 floats at x (v their four vectors): the first
+   element of the largest magnitude that is not NaN, 0 when that is 0 */
+QUANT__INLINE float quant__b2_amax32(const float *x, const __m256 *v)
+{
+    const __m256i inf1 = _mm256_set1_epi32(0x7F800001);
+    __m256i m = _mm256_setzero_si256(), A;
+    int j;
+    for (j = 0; j < 4; ++j) {
+        const __m256i ab = quant__b2_abs(v[j]);
+        m = _mm256_max_epi32(m, _mm256_and_si256(ab, _mm256_cmpgt_epi32(inf1, ab)));
+    }
+    A = _mm256_set1_epi32(quant__b2_hmax(m));
+    if (_mm256_testz_si256(A, A)) return 0.0f;
+    for (j = 0;; ++j) {
+        int k = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(quant__b2_abs(v[j]), A)));
+        if (k) {
+            int at = 8 * j;
+            for (; !(k & 1); k >>= 1) ++at;
+            return x[at];
+        }
+    }
+}
+/* Q4_0, Q5_0 (five), Q4_1, Q5_1 (has_m) as quant__blk_encode. The
+   running min and max of Q4_1 and Q5_1 ignore NaN as minps and maxps do;
+   when one of them is a zero, whose sign depends on the order the scalar
+   code meets them in, the block goes to the scalar code. */
+QUANT__INLINE void quant__b2_q45e(unsigned t, const float *x, uint8_t *b, const int five, const int has_m)
+{
+    const int top = five ? 31 : 15;
+    __m256 v[4], vid, vlo = _mm256_setzero_ps(), vadd;
+    __m256i e[4], B;
+    float d, lo = 0, id;
+    int j;
+    for (j = 0; j < 4; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
+    if (has_m) {
+        __m256 mn = _mm256_set1_ps(3.40282347e38f), mx = _mm256_set1_ps(-3.40282347e38f);
+        float hi;
+        for (j = 0; j < 4; ++j) {
+            mn = _mm256_min_ps(v[j], mn);
+            mx = _mm256_max_ps(v[j], mx);
+        }
+        mn = _mm256_min_ps(mn, _mm256_permute2f128_ps(mn, mn, 1));
+        mn = _mm256_min_ps(mn, _mm256_shuffle_ps(mn, mn, 0x4E));
+        lo = _mm256_cvtss_f32(_mm256_min_ps(mn, _mm256_shuffle_ps(mn, mn, 0xB1)));
+        mx = _mm256_max_ps(mx, _mm256_permute2f128_ps(mx, mx, 1));
+        mx = _mm256_max_ps(mx, _mm256_shuffle_ps(mx, mx, 0x4E));
+        hi = _mm256_cvtss_f32(_mm256_max_ps(mx, _mm256_shuffle_ps(mx, mx, 0xB1)));
+        if (lo == 0 || hi == 0) {
+            quant__blk_encode(t, x, b);
+            return;
+        }
+        d = (hi - lo) / (float)top;
+        quant__gh_put(b + 2, lo);
+        vlo = _mm256_set1_ps(lo);
+        vadd = _mm256_set1_ps(0.5f);
+    } else {
+        d = quant__b2_amax32(x, v) / (five ? -16.0f : -8.0f);
+        vadd = _mm256_set1_ps(five ? 16.5f : 8.5f);
+    }
+    id = d != 0 ? 1.0f / d : 0.0f;
+    quant__gh_put(b, d);
+    vid = _mm256_set1_ps(id);
+    for (j = 0; j < 4; ++j) {
+        __m256 p = _mm256_mul_ps(has_m ? _mm256_sub_ps(v[j], vlo) : v[j], vid);
+        __m256i r;
+        QUANT__VFENCE(p);
+        r = _mm256_cvttps_epi32(_mm256_add_ps(p, vadd));
+        /* (int8_t) then MIN with top, except Q5_1's (uint8_t) */
+        if (t != QUANT_Q5_1) r = _mm256_min_epi32(_mm256_srai_epi32(_mm256_slli_epi32(r, 24), 24), _mm256_set1_epi32(top));
+        e[j] = r;
+    }
+    B = quant__b2_bytes(e[0], e[1], e[2], e[3]); /* each element's byte, the scalar code's v & 0xFF */
+    {
+        const __m128i l = _mm256_castsi256_si128(B), h = _mm256_extracti128_si256(B, 1);
+        const __m128i hs = _mm_and_si128(_mm_slli_epi16(h, 4), _mm_set1_epi8((char)0xF0));
+        _mm_storeu_si128((__m128i *)(void *)(b + 2 + 2 * has_m + 4 * five),
+                         _mm_or_si128(five ? _mm_and_si128(l, _mm_set1_epi8(15)) : l, hs));
+        /* bit 4 of each byte, to bit 7 for vpmovmskb */
+        if (five) quant__st4(b + 2 + 2 * has_m, (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(B, 3)));
+    }
+}
+/* MXFP4 and NVFP4 as the AVX-512 encoders do them (see there): a step
+   count n of each |x| (0 .. 31 after a cap) and the sign as bit 5, packed
+   to bytes, then two 16-entry tables give the 3-bit magnitude code; a
+   code of magnitude 0 keeps no sign, as quant__fp4_index gives +0 the
+   tie with -0 */
+QUANT__INLINE __m256i quant__b2_fp4(__m256i B, __m256i lo, __m256i hi)
+{
+    const __m256i c = _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, B), _mm256_shuffle_epi8(hi, B), _mm256_slli_epi16(B, 3));
+    const __m256i sg = _mm256_and_si256(_mm256_srli_epi16(B, 2), _mm256_set1_epi8(8));
+    return _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpeq_epi8(c, _mm256_setzero_si256()), sg));
+}
+QUANT__INLINE __m256i quant__b2_sign5(__m256 v, __m256i n)
+{
+    return _mm256_or_si256(_mm256_min_epi32(n, _mm256_set1_epi32(31)), _mm256_slli_epi32(_mm256_srli_epi32(_mm256_castps_si256(v), 31), 5));
+}
+/* n = ceil(|x| 2/d), d = 2^(e - 128) a power of two, so the product is
+   exact; the exponent byte e is quant__glog2(a) + 125 from a's bits: the
+   next binade when a lies within below[bin] ulps of it (bin as there) */
+QUANT__INLINE void quant__b2_mxfp4e(const float *x, uint8_t *b)
+{
+    static const unsigned char below[8] = { 0, 1, 2, 5, 11, 22, 44, 88 };
+    const __m256i lo = _mm256_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6);
+    const __m256i hi = _mm256_setr_epi8(6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7);
+    __m256 v[4], s;
+    __m256i n[4], c;
+    uint32_t A;
+    int j, k, mag, e;
+    for (j = 0; j < 4; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
+    A = (uint32_t)quant__b2_hmax(_mm256_max_epi32(_mm256_max_epi32(quant__b2_abs(v[0]), quant__b2_abs(v[1])),
+                                                   _mm256_max_epi32(quant__b2_abs(v[2]), quant__b2_abs(v[3]))));
+    k = (int)(A >> 23) - 126;
+    mag = k > 0 ? k - 1 : -k;
+    e = (int)((A + (mag ? below[(quant__bits((float)mag) >> 23) - 127] : 0u)) >> 23) - 2;
+    /* 0, subnormal, a subnormal d (e < 2), Inf or NaN: the scalar code */
+    if (A < 0x00800000u || A >= 0x7F000000u || e < 2) {
+        quant__blk_encode(QUANT_MXFP4, x, b);
+        return;
+    }
+    b[0] = (uint8_t)e;
+    s = _mm256_castsi256_ps(_mm256_set1_epi32((256 - e) << 23));
+    for (j = 0; j < 4; ++j)
+        n[j] = quant__b2_sign5(v[j], _mm256_cvttps_epi32(_mm256_round_ps(_mm256_mul_ps(_mm256_castsi256_ps(quant__b2_abs(v[j])), s),
+                                                                          _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)));
+    c = quant__b2_fp4(quant__b2_bytes(n[0], n[1], n[2], n[3]), lo, hi);
+    _mm_storeu_si128((__m128i *)(void *)(b + 1),
+                     _mm_or_si128(_mm256_castsi256_si128(c), _mm_slli_epi16(_mm256_extracti128_si256(c, 1), 4)));
+}
+/* each sub-block of 16: its UE4M3 code c and d = quant__ue4m3_half(c) =
+   M 2^E by the scalar functions; with s = 2^(1-E) and r = fl(1/M), n =
+   ceil(|x| s) and w = (int)((n - 0.5) r) = floor((n - 1) / M) (0 for
+   n = 0) count the midpoints below |x|. A sub-block holding a NaN, or with
+   a >= 2^24 d (a / 6 capped at 448, or Inf), sends the block to the
+   scalar code. */
+QUANT__INLINE void quant__b2_nvfp4e(const float *x, uint8_t *b)
+{
+    const __m256i lo = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6);
+    const __m256i hi = _mm256_setr_epi8(6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7);
+    __m256 v[8], s[4], r[4];
+    int j;
+    for (j = 0; j < 8; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
+    for (j = 0; j < 4; ++j) {
+        const uint32_t A = (uint32_t)quant__b2_hmax(_mm256_max_epi32(quant__b2_abs(v[2 * j]), quant__b2_abs(v[2 * j + 1])));
+        const unsigned c = quant__ue4m3_code(quant__float(A) / 6.0f), e = c >> 3, M = e ? 8 + (c & 7u) : c & 7u;
+        if (A > 0x7F800000u || (c && quant__float(A) >= quant__ue4m3_half(c) * 16777216.0f)) {
+            quant__blk_encode(QUANT_NVFP4_BLOCK, x, b);
+            return;
+        }
+        b[j] = (uint8_t)c;
+        s[j] = _mm256_castsi256_ps(_mm256_set1_epi32(c ? (int)((e ? 139 - e : 138) << 23) : 0));
+        r[j] = _mm256_set1_ps(1.0f / (float)(M ? M : 1));
+    }
+    for (j = 0; j < 2; ++j) {
+        __m256i n[4], c;
+        int i;
+        for (i = 0; i < 4; ++i) {
+            const __m256 f = _mm256_round_ps(_mm256_mul_ps(_mm256_castsi256_ps(quant__b2_abs(v[4 * j + i])), s[2 * j + i / 2]),
+                                             _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+            n[i] = quant__b2_sign5(v[4 * j + i], _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(0.5f)), r[2 * j + i / 2])));
+        }
+        c = quant__b2_fp4(quant__b2_bytes(n[0], n[1], n[2], n[3]), lo, hi);
+        /* per lane (a sub-block): code j | code j + 8 << 4 in the low 8 bytes */
+        c = _mm256_or_si256(c, _mm256_slli_epi16(_mm256_srli_si256(c, 8), 4));
+        _mm_storeu_si128((__m128i *)(void *)(b + 4 + 16 * j), _mm256_castsi256_si128(_mm256_permute4x64_epi64(c, 0x08)));
+    }
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
     size_t k;
-    if (t == QUANT_Q8_0) for (k = 0; k < nb; ++k) quant__b2_q8_0(x + 32 * k, dst + 34 * k);
-    else if (t == QUANT_Q8_K) for (k = 0; k < nb; ++k) quant__b2_q8_k(x + 256 * k, dst + 292 * k);
-    else return 0;
+    switch (t) {
+    case QUANT_Q8_0: for (k = 0; k < nb; ++k) quant__b2_q8_0(x + 32 * k, dst + 34 * k); break;
+    case QUANT_Q8_K: for (k = 0; k < nb; ++k) quant__b2_q8_k(x + 256 * k, dst + 292 * k); break;
+    case QUANT_Q4_0: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 18 * k, 0, 0); break;
+    case QUANT_Q4_1: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 20 * k, 0, 1); break;
+    case QUANT_Q5_0: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 22 * k, 1, 0); break;
+    case QUANT_Q5_1: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 24 * k, 1, 1); break;
+    case QUANT_MXFP4: for (k = 0; k < nb; ++k) quant__b2_mxfp4e(x + 32 * k, dst + 17 * k); break;
+    case QUANT_NVFP4_BLOCK: for (k = 0; k < nb; ++k) quant__b2_nvfp4e(x + 64 * k, dst + 36 * k); break;
+    default: return 0;
+    }
     return 1;
 }
 #else

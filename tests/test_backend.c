@@ -239,9 +239,16 @@ static float block_value(int kind, float mag)
     case 3: return r % 97 == 0 ? u * 1e30f : u;              /* an outlier */
     case 4: return r % 61 == 0 ? check_float_bits(r % 2 ? 0x7F800000u : 0xFFC00123u) : u * mag; /* Inf, NaN */
     case 5: return r % 3 == 0 ? -0.0f : u * mag * mag;
-    default: { /* with 127 in the block, Q8_0's and Q8_K's steps are 1: ties, and 0.5 - 2^-25 */
+    case 6: { /* with 127 in the block, Q8_0's and Q8_K's steps are 1: ties, and 0.5 - 2^-25 */
         static const float t[8] = { 127.0f, 0.49999997f, -0.49999997f, 0.5f, -1.5f, 2.5f, -126.5f, 3.4999998f };
         return t[r % 8];
+    }
+    case 7: return r % 4 < 2 ? (r % 2 ? -0.0f : 0.0f) : (float)(r % 9) * mag; /* a min of +0 or -0: the first met */
+    case 8: return r % 4 < 2 ? (r % 2 ? -0.0f : 0.0f) : -(float)(r % 9) * mag; /* a max of +0 or -0 */
+    default: { /* up to 96 ulps below a power of two, where MXFP4's log2f rounds up to it */
+        uint32_t m;
+        memcpy(&m, &mag, 4);
+        return check_float_bits((m + (r >> 8) % 4 * 0x00800000u - r % 97) | (r & 0x80000000u));
     }
     }
 }
@@ -256,7 +263,7 @@ static void blocks_vs_scalar(void)
             const int64_t nb = 1 + (int64_t)(check_rand() % (uint32_t)(be == 256 ? 16 : 64));
             const int64_t n = nb * be;
             const size_t bytes = quant_dtype_bytes((quant_dtype)t, n);
-            const int kind = (int)(check_rand() % 7);
+            const int kind = (int)(check_rand() % 10);
             const float mag = check_float_bits(0x3F800000u + ((check_rand() % 61) - 30) * 0x00800000u);
             quant_tensor x = { QUANT_F32, 1, { n }, bx }, q1 = { (quant_dtype)t, 1, { n }, bq1 }, q2 = q1;
             quant_tensor y1 = { QUANT_F32, 1, { n }, by1 }, y2 = { QUANT_F32, 1, { n }, by2 };
