@@ -10615,6 +10615,169 @@ QUANT__INLINE void quant__b2_nvfp4e(const float *x, uint8_t *b)
         _mm_storeu_si128((__m128i *)(void *)(b + 4 + 16 * j), _mm256_castsi256_si128(_mm256_permute4x64_epi64(c, 0x08)));
     }
 }
+/* IQ4_NL and IQ4_XS: quantize_row_iq4_nl_impl's scale search in eight
+   lanes, one group of 32 a lane (eight IQ4_NL blocks, or the eight groups
+   of one IQ4_XS block), each lane the scalar operations in the scalar
+   order as the AVX-512 search does. quant__iq4_index(v) is the number
+   of level midpoints at or below v (ties go up; x - v[lo] < v[hi] - x
+   is exact for |x| < 2^8); the midpoints are multiples of 1/2, so for v
+   clamped to [-144, 143] the index is a function of t = floor(2v), read
+   from a table of t = -288 .. 287 (a NaN v clamps to 143, index 15, as
+   there). */
+#define QUANT__I4N(t) (((t) >= -231) + ((t) >= -187) + ((t) >= -148) + ((t) >= -114) + ((t) >= -84) + ((t) >= -57) + \
+                       ((t) >= -32) + ((t) >= -9) + ((t) >= 14) + ((t) >= 38) + ((t) >= 63) + ((t) >= 91) + ((t) >= 122) + \
+                       ((t) >= 158) + ((t) >= 202))
+#define QUANT__I4Q(t) ((t) >= 202 ? 113.0f : (t) >= 158 ? 89.0f : (t) >= 122 ? 69.0f : (t) >= 91 ? 53.0f : (t) >= 63 ? 38.0f : \
+                       (t) >= 38 ? 25.0f : (t) >= 14 ? 13.0f : (t) >= -9 ? 1.0f : (t) >= -32 ? -10.0f : (t) >= -57 ? -22.0f : \
+                       (t) >= -84 ? -35.0f : (t) >= -114 ? -49.0f : (t) >= -148 ? -65.0f : (t) >= -187 ? -83.0f : \
+                       (t) >= -231 ? -104.0f : -127.0f)
+#define QUANT__I4X4(F, t) F(t), F((t) + 1), F((t) + 2), F((t) + 3)
+#define QUANT__I4X16(F, t) QUANT__I4X4(F, t), QUANT__I4X4(F, (t) + 4), QUANT__I4X4(F, (t) + 8), QUANT__I4X4(F, (t) + 12)
+#define QUANT__I4X64(F, t) QUANT__I4X16(F, t), QUANT__I4X16(F, (t) + 16), QUANT__I4X16(F, (t) + 32), QUANT__I4X16(F, (t) + 48)
+#define QUANT__I4ALL(F) QUANT__I4X64(F, -288), QUANT__I4X64(F, -224), QUANT__I4X64(F, -160), QUANT__I4X64(F, -96), \
+                        QUANT__I4X64(F, -32), QUANT__I4X64(F, 32), QUANT__I4X64(F, 96), QUANT__I4X64(F, 160), QUANT__I4X64(F, 224)
+static const float quant__b2_i4q[576] = { QUANT__I4ALL(QUANT__I4Q) };
+static const int32_t quant__b2_i4n[576] = { QUANT__I4ALL(QUANT__I4N) };
+#undef QUANT__I4N
+#undef QUANT__I4Q
+#undef QUANT__I4X4
+#undef QUANT__I4X16
+#undef QUANT__I4X64
+#undef QUANT__I4ALL
+/* t = floor(2 v), v clamped as above */
+QUANT__INLINE __m256i quant__b2_i4t(__m256 v)
+{
+    const __m256 c = _mm256_max_ps(_mm256_min_ps(v, _mm256_set1_ps(143.0f)), _mm256_set1_ps(-144.0f));
+    return _mm256_cvttps_epi32(_mm256_round_ps(_mm256_add_ps(c, c), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+}
+/* a product no compiler fuses with the sum it feeds */
+QUANT__INLINE __m256 quant__b2_fm(__m256 a, __m256 b)
+{
+    __m256 p = _mm256_mul_ps(a, b);
+    QUANT__VFENCE(p);
+    return p;
+}
+/* 32 elements' indices at scale id, packed as IQ4's 16 bytes */
+QUANT__INLINE void quant__b2_i4pack(const float *x, float id, uint8_t *q)
+{
+    const __m256 vid = _mm256_set1_ps(id);
+    __m256i n[4], B;
+    int j;
+    for (j = 0; j < 4; ++j) n[j] = _mm256_i32gather_epi32(quant__b2_i4n + 288, quant__b2_i4t(_mm256_mul_ps(vid, _mm256_loadu_ps(x + 8 * j))), 4);
+    B = quant__b2_bytes(n[0], n[1], n[2], n[3]);
+    _mm_storeu_si128((__m128i *)(void *)q, _mm_or_si128(_mm256_castsi256_si128(B), _mm_slli_epi16(_mm256_extracti128_si256(B, 1), 4)));
+}
+/* sc[g] the scale the search picks for rows[g] (32 floats each); returns
+   the rows holding an infinity or a NaN (bit g), for the scalar code */
+QUANT__INLINE unsigned quant__b2_i4search(const float *const *rows, float *sc)
+{
+    const __m256 z = _mm256_setzero_ps();
+    __m256 xt[32], w[32], v = z, mx = z, flat, d, id, best = z, badv = z;
+    unsigned bad;
+    int c, g, i, t;
+    for (c = 0; c < 32; c += 8) { /* xt[c + i] lane g = rows[g][c + i] */
+        __m256 r[8], u[8];
+        for (g = 0; g < 8; ++g) r[g] = _mm256_loadu_ps(rows[g] + c);
+        for (g = 0; g < 8; g += 2) {
+            u[g] = _mm256_unpacklo_ps(r[g], r[g + 1]);
+            u[g + 1] = _mm256_unpackhi_ps(r[g], r[g + 1]);
+        }
+        for (g = 0; g < 8; g += 4) {
+            r[g] = _mm256_shuffle_ps(u[g], u[g + 2], 0x44);
+            r[g + 1] = _mm256_shuffle_ps(u[g], u[g + 2], 0xEE);
+            r[g + 2] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0x44);
+            r[g + 3] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0xEE);
+        }
+        for (g = 0; g < 4; ++g) {
+            xt[c + g] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x20);
+            xt[c + g + 4] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x31);
+        }
+    }
+    for (i = 0; i < 32; ++i)
+        badv = _mm256_or_ps(badv, _mm256_castsi256_ps(_mm256_cmpgt_epi32(quant__b2_abs(xt[i]), _mm256_set1_epi32(0x7F7FFFFF))));
+    bad = (unsigned)_mm256_movemask_ps(badv);
+    for (i = 0; i < 32; ++i) {
+        __m256 ax, k;
+        if (bad) xt[i] = _mm256_andnot_ps(badv, xt[i]); /* those lanes search zeros */
+        ax = _mm256_castsi256_ps(quant__b2_abs(xt[i]));
+        k = _mm256_cmp_ps(ax, v, _CMP_GT_OQ); /* the first largest |x| */
+        v = _mm256_blendv_ps(v, ax, k);
+        mx = _mm256_blendv_ps(mx, xt[i], k);
+        w[i] = quant__b2_fm(xt[i], xt[i]);
+    }
+    flat = _mm256_cmp_ps(v, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    mx = _mm256_blendv_ps(mx, _mm256_set1_ps(1.0f), flat);
+    d = _mm256_div_ps(_mm256_xor_ps(mx, _mm256_set1_ps(-0.0f)), _mm256_set1_ps(-127.0f));
+    id = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
+    for (t = -8; t <= 7; ++t) {
+        __m256 sqx = z, sq2 = z, pos;
+        if (t > -8) id = _mm256_div_ps(_mm256_set1_ps((float)(t - 127)), mx);
+        for (i = 0; i < 32; ++i) {
+            const __m256 q = _mm256_i32gather_ps(quant__b2_i4q + 288, quant__b2_i4t(_mm256_mul_ps(id, xt[i])), 4);
+            const __m256 wq = quant__b2_fm(w[i], q);
+            sqx = _mm256_add_ps(sqx, quant__b2_fm(wq, xt[i]));
+            sq2 = _mm256_add_ps(sq2, quant__b2_fm(wq, q));
+        }
+        pos = _mm256_cmp_ps(sq2, z, _CMP_GT_OQ);
+        if (t > -8) pos = _mm256_and_ps(pos, _mm256_cmp_ps(quant__b2_fm(sqx, sqx), quant__b2_fm(best, sq2), _CMP_GT_OQ));
+        else d = z;
+        /* sq2 > 0 where pos is set; elsewhere divide by 1, not 0 */
+        d = _mm256_blendv_ps(d, _mm256_div_ps(sqx, _mm256_blendv_ps(_mm256_set1_ps(1.0f), sq2, pos)), pos);
+        best = t > -8 ? _mm256_blendv_ps(best, quant__b2_fm(d, sqx), pos) : quant__b2_fm(d, sqx);
+    }
+    _mm256_storeu_ps(sc, _mm256_andnot_ps(flat, d));
+    return bad;
+}
+/* eight IQ4_NL blocks (bs[k] 0: a copy not to write) */
+QUANT__INLINE void quant__b2_iq4nle(const float *const *xs, uint8_t *const *bs)
+{
+    float sc[8];
+    const unsigned bad = quant__b2_i4search(xs, sc);
+    int k;
+    for (k = 0; k < 8; ++k) {
+        if (!bs[k]) continue;
+        if (bad >> k & 1) {
+            quant__blk_encode(QUANT_IQ4_NL, xs[k], bs[k]);
+            continue;
+        }
+        quant__gh_put(bs[k], sc[k]);
+        quant__b2_i4pack(xs[k], sc[k] != 0 ? 1 / sc[k] : 0.0f, bs[k] + 2);
+    }
+}
+/* one IQ4_XS block: its eight groups searched side by side */
+QUANT__INLINE void quant__b2_iq4xse(const float *x, uint8_t *b)
+{
+    const float *rows[8];
+    float sc[8], maxs = 0, amaxs = 0, d, id;
+    unsigned sh = 0;
+    int g;
+    for (g = 0; g < 8; ++g) rows[g] = x + 32 * g;
+    if (quant__b2_i4search(rows, sc)) {
+        quant__blk_encode(QUANT_IQ4_XS, x, b);
+        return;
+    }
+    for (g = 0; g < 8; ++g)
+        if (quant__gabs(sc[g]) > amaxs) {
+            amaxs = quant__gabs(sc[g]);
+            maxs = sc[g];
+        }
+    d = -maxs / 32;
+    id = d != 0 ? 1 / d : 0.0f;
+    quant__gh_put(b, d);
+    for (g = 0; g < 8; ++g) {
+        int l = quant__gn(quant__gm(id, sc[g]));
+        float dl;
+        l = l < -32 ? -32 : l > 31 ? 31 : l;
+        dl = d * (float)l;
+        quant__b2_i4pack(x + 32 * g, dl != 0 ? 1 / dl : 0.0f, b + 8 + 16 * g);
+        l += 32;
+        if (g % 2 == 0) b[4 + g / 2] = (uint8_t)(l & 15);
+        else b[4 + g / 2] |= (uint8_t)((l & 15) << 4);
+        sh |= (unsigned)(l >> 4) << 2 * g;
+    }
+    b[2] = (uint8_t)sh;
+    b[3] = (uint8_t)(sh >> 8);
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
     size_t k;
@@ -10627,6 +10790,19 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
     case QUANT_Q5_1: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 24 * k, 1, 1); break;
     case QUANT_MXFP4: for (k = 0; k < nb; ++k) quant__b2_mxfp4e(x + 32 * k, dst + 17 * k); break;
     case QUANT_NVFP4_BLOCK: for (k = 0; k < nb; ++k) quant__b2_nvfp4e(x + 64 * k, dst + 36 * k); break;
+    case QUANT_IQ4_XS: for (k = 0; k < nb; ++k) quant__b2_iq4xse(x + 256 * k, dst + 136 * k); break;
+    case QUANT_IQ4_NL:
+        for (k = 0; k < nb; k += 8) {
+            const float *xs[8];
+            uint8_t *bs[8];
+            size_t i;
+            for (i = 0; i < 8; ++i) {
+                xs[i] = x + 32 * (k + i < nb ? k + i : nb - 1);
+                bs[i] = k + i < nb ? dst + 18 * (k + i) : (uint8_t *)0;
+            }
+            quant__b2_iq4nle(xs, bs);
+        }
+        break;
     default: return 0;
     }
     return 1;
