@@ -10667,6 +10667,27 @@ QUANT__INLINE void quant__b2_i4pack(const float *x, float id, uint8_t *q)
     B = quant__b2_bytes(n[0], n[1], n[2], n[3]);
     _mm_storeu_si128((__m128i *)(void *)q, _mm_or_si128(_mm256_castsi256_si128(B), _mm_slli_epi16(_mm256_extracti128_si256(B, 1), 4)));
 }
+/* xt[c + i] lane g <- rows[g][c + i], i < 8 */
+QUANT__INLINE void quant__b2_tr8(const float *const *rows, int c, __m256 *xt)
+{
+    __m256 r[8], u[8];
+    int g;
+    for (g = 0; g < 8; ++g) r[g] = _mm256_loadu_ps(rows[g] + c);
+    for (g = 0; g < 8; g += 2) {
+        u[g] = _mm256_unpacklo_ps(r[g], r[g + 1]);
+        u[g + 1] = _mm256_unpackhi_ps(r[g], r[g + 1]);
+    }
+    for (g = 0; g < 8; g += 4) {
+        r[g] = _mm256_shuffle_ps(u[g], u[g + 2], 0x44);
+        r[g + 1] = _mm256_shuffle_ps(u[g], u[g + 2], 0xEE);
+        r[g + 2] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0x44);
+        r[g + 3] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0xEE);
+    }
+    for (g = 0; g < 4; ++g) {
+        xt[c + g] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x20);
+        xt[c + g + 4] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x31);
+    }
+}
 /* sc[g] the scale the search picks for rows[g] (32 floats each); returns
    the rows holding an infinity or a NaN (bit g), for the scalar code */
 QUANT__INLINE unsigned quant__b2_i4search(const float *const *rows, float *sc)
@@ -10674,25 +10695,8 @@ QUANT__INLINE unsigned quant__b2_i4search(const float *const *rows, float *sc)
     const __m256 z = _mm256_setzero_ps();
     __m256 xt[32], w[32], v = z, mx = z, flat, d, id, best = z, badv = z;
     unsigned bad;
-    int c, g, i, t;
-    for (c = 0; c < 32; c += 8) { /* xt[c + i] lane g = rows[g][c + i] */
-        __m256 r[8], u[8];
-        for (g = 0; g < 8; ++g) r[g] = _mm256_loadu_ps(rows[g] + c);
-        for (g = 0; g < 8; g += 2) {
-            u[g] = _mm256_unpacklo_ps(r[g], r[g + 1]);
-            u[g + 1] = _mm256_unpackhi_ps(r[g], r[g + 1]);
-        }
-        for (g = 0; g < 8; g += 4) {
-            r[g] = _mm256_shuffle_ps(u[g], u[g + 2], 0x44);
-            r[g + 1] = _mm256_shuffle_ps(u[g], u[g + 2], 0xEE);
-            r[g + 2] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0x44);
-            r[g + 3] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0xEE);
-        }
-        for (g = 0; g < 4; ++g) {
-            xt[c + g] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x20);
-            xt[c + g + 4] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x31);
-        }
-    }
+    int c, i, t;
+    for (c = 0; c < 32; c += 8) quant__b2_tr8(rows, c, xt);
     for (i = 0; i < 32; ++i)
         badv = _mm256_or_ps(badv, _mm256_castsi256_ps(_mm256_cmpgt_epi32(quant__b2_abs(xt[i]), _mm256_set1_epi32(0x7F7FFFFF))));
     bad = (unsigned)_mm256_movemask_ps(badv);
@@ -10778,6 +10782,131 @@ QUANT__INLINE void quant__b2_iq4xse(const float *x, uint8_t *b)
     b[2] = (uint8_t)sh;
     b[3] = (uint8_t)(sh >> 8);
 }
+/* Q6_K: make_qx_quants (quant__k_sym, nmax 32) in eight lanes, one group
+   of 16 a lane, the block's two halves one after the other; |is x| <= 33
+   where is = -(32 + 0.1 step) / max, so quant__gn is a rounding to nearest
+   even, and it commutes with the integer clamps. The block's scales and
+   levels then follow quant__k_block's Q6_K steps. A block holding an
+   infinity or a NaN goes to the scalar code. */
+QUANT__INLINE __m256i quant__b2_gni(__m256 v) /* quant__gn lane-wise, any v */
+{
+    const __m256i b = _mm256_castps_si256(_mm256_add_ps(v, _mm256_set1_ps(12582912.0f)));
+    return _mm256_sub_epi32(_mm256_and_si256(b, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x400000));
+}
+QUANT__INLINE void quant__b2_q6ke(const float *x, uint8_t *b)
+{
+    const __m256 z = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    __m256 xt[2][16], w[2][16], wx[2][16], mx[2], flat[2], scale[2], best[2], bis[2];
+    float sc[16], is16[16], d0, maxs = 0, amax = 0, is;
+    __m256i V[8];
+    unsigned fl;
+    int h, i, s, j;
+    for (h = 0; h < 2; ++h) {
+        const float *rows[8];
+        __m256 badv = z, v = z, m = z;
+        for (i = 0; i < 8; ++i) rows[i] = x + 128 * h + 16 * i;
+        quant__b2_tr8(rows, 0, xt[h]);
+        quant__b2_tr8(rows, 8, xt[h]);
+        for (i = 0; i < 16; ++i) {
+            const __m256i ab = quant__b2_abs(xt[h][i]);
+            const __m256 ax = _mm256_castsi256_ps(ab), k = _mm256_cmp_ps(ax, v, _CMP_GT_OQ); /* the first largest |x| */
+            badv = _mm256_or_ps(badv, _mm256_castsi256_ps(_mm256_cmpgt_epi32(ab, _mm256_set1_epi32(0x7F7FFFFF))));
+            v = _mm256_blendv_ps(v, ax, k);
+            m = _mm256_blendv_ps(m, xt[h][i], k);
+            w[h][i] = quant__b2_fm(xt[h][i], xt[h][i]);
+            wx[h][i] = quant__b2_fm(w[h][i], xt[h][i]);
+        }
+        if (!_mm256_testz_ps(badv, badv)) {
+            quant__blk_encode(QUANT_Q6_K, x, b);
+            return;
+        }
+        flat[h] = _mm256_cmp_ps(v, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+        mx[h] = _mm256_blendv_ps(m, one, flat[h]);
+    }
+    for (s = 0; s <= 18; ++s) {
+        const int step = s == 0 ? 0 : s <= 9 ? s - 10 : s - 9; /* 0, then -9 .. -1, 1 .. 9 */
+        const float num = step == 0 ? -32.0f : -(32.0f + quant__gm(0.1f, (float)step));
+        for (h = 0; h < 2; ++h) {
+            const __m256 vis = _mm256_div_ps(_mm256_set1_ps(num), mx[h]);
+            __m256 slx = z, sl2 = z, upd;
+            for (i = 0; i < 16; ++i) {
+                const __m256 l = _mm256_round_ps(_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(vis, xt[h][i]), _mm256_set1_ps(-32.0f)),
+                                                               _mm256_set1_ps(31.0f)),
+                                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                slx = _mm256_add_ps(slx, quant__b2_fm(wx[h][i], l));
+                sl2 = _mm256_add_ps(sl2, quant__b2_fm(quant__b2_fm(w[h][i], l), l));
+            }
+            if (step == 0) {
+                upd = _mm256_cmp_ps(sl2, z, _CMP_NEQ_UQ);
+                scale[h] = _mm256_and_ps(_mm256_div_ps(slx, _mm256_blendv_ps(one, sl2, upd)), upd);
+                best[h] = quant__b2_fm(scale[h], slx);
+                bis[h] = vis;
+                continue;
+            }
+            upd = _mm256_and_ps(_mm256_cmp_ps(sl2, z, _CMP_GT_OQ),
+                                _mm256_cmp_ps(quant__b2_fm(slx, slx), quant__b2_fm(best[h], sl2), _CMP_GT_OQ));
+            scale[h] = _mm256_blendv_ps(scale[h], _mm256_div_ps(slx, _mm256_blendv_ps(one, sl2, upd)), upd);
+            best[h] = _mm256_blendv_ps(best[h], quant__b2_fm(scale[h], slx), upd);
+            bis[h] = _mm256_blendv_ps(bis[h], vis, upd);
+        }
+    }
+    for (h = 0; h < 2; ++h) {
+        _mm256_storeu_ps(sc + 8 * h, _mm256_andnot_ps(flat[h], scale[h]));
+        _mm256_storeu_ps(is16 + 8 * h, bis[h]);
+    }
+    fl = (unsigned)_mm256_movemask_ps(flat[0]) | (unsigned)_mm256_movemask_ps(flat[1]) << 8;
+    /* quant__k_block's Q6_K steps */
+    for (j = 0; j < 16; ++j)
+        if (quant__gabs(sc[j]) > amax) {
+            amax = quant__gabs(sc[j]);
+            maxs = sc[j];
+        }
+    for (j = 0; j < 210; ++j) b[j] = 0;
+    if (amax < 1e-15f) return;
+    is = -128.0f / maxs;
+    quant__gh_put(b + 208, 1 / is);
+    for (j = 0; j < 16; ++j) {
+        const int q = quant__gn(quant__gm(is, sc[j]));
+        b[192 + j] = (uint8_t)(q < 127 ? q : 127);
+    }
+    d0 = quant__gh(b + 208);
+    for (j = 0; j < 16; j += 2) { /* the levels + 32 of groups j and j + 1 */
+        __m256i e[4];
+        int k;
+        for (k = 0; k < 2; ++k) {
+            const float d = d0 * (float)(int8_t)b[192 + j + k];
+            int c;
+            if (d != 0)
+                for (c = 0; c < 2; ++c)
+                    e[2 * k + c] = quant__b2_gni(_mm256_div_ps(_mm256_loadu_ps(x + 16 * (j + k) + 8 * c), _mm256_set1_ps(d)));
+            else { /* the search's levels: 0 for a flat group */
+                int32_t t[16];
+                for (c = 0; c < 16; ++c) t[c] = fl >> (j + k) & 1 ? -32 : quant__gn(quant__gm(is16[j + k], x[16 * (j + k) + c]));
+                e[2 * k] = _mm256_loadu_si256((const __m256i *)(const void *)t);
+                e[2 * k + 1] = _mm256_loadu_si256((const __m256i *)(const void *)(t + 8));
+            }
+        }
+        for (k = 0; k < 4; ++k)
+            e[k] = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(e[k], _mm256_set1_epi32(-32)), _mm256_set1_epi32(31)),
+                                    _mm256_set1_epi32(32));
+        V[j / 2] = quant__b2_bytes(e[0], e[1], e[2], e[3]);
+    }
+    {
+        const __m256i m15 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+        for (j = 0; j < 2; ++j) {
+            const __m256i A = V[4 * j], C = V[4 * j + 1], E = V[4 * j + 2], F = V[4 * j + 3];
+            const __m256i hb = _mm256_or_si256(
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(A, 4), m3), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(C, 4), m3), 2)),
+                _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(E, 4), m3), 4),
+                                _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(F, 4), m3), 6)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 64 * j),
+                                _mm256_or_si256(_mm256_and_si256(A, m15), _mm256_slli_epi16(_mm256_and_si256(E, m15), 4)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 64 * j + 32),
+                                _mm256_or_si256(_mm256_and_si256(C, m15), _mm256_slli_epi16(_mm256_and_si256(F, m15), 4)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 128 + 32 * j), hb);
+        }
+    }
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
     size_t k;
@@ -10791,6 +10920,7 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
     case QUANT_MXFP4: for (k = 0; k < nb; ++k) quant__b2_mxfp4e(x + 32 * k, dst + 17 * k); break;
     case QUANT_NVFP4_BLOCK: for (k = 0; k < nb; ++k) quant__b2_nvfp4e(x + 64 * k, dst + 36 * k); break;
     case QUANT_IQ4_XS: for (k = 0; k < nb; ++k) quant__b2_iq4xse(x + 256 * k, dst + 136 * k); break;
+    case QUANT_Q6_K: for (k = 0; k < nb; ++k) quant__b2_q6ke(x + 256 * k, dst + 210 * k); break;
     case QUANT_IQ4_NL:
         for (k = 0; k < nb; k += 8) {
             const float *xs[8];
