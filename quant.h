@@ -10449,27 +10449,27 @@ QUANT__INLINE void quant__b2_q8_k(const float *x, uint8_t *b)
     }
     quant__st4(b, quant__bits(1 / is));
 }
-/* quant__amax of the 32 floats at x (v their four vectors): the first
-   element of the largest magnitude that is not NaN, 0 when that is 0 */
-QUANT__INLINE float quant__b2_amax32(const float *x, const __m256 *v)
+/* quant__amax of the 32 floats (v their four vectors): the first element
+   of the largest magnitude that is not NaN, 0 when that is 0. Without a
+   branch on the data: with eq the elements of that magnitude (a bit each)
+   and neg the negative ones, the first is eq's lowest bit. */
+QUANT__INLINE float quant__b2_amax32(const __m256 *v)
 {
     const __m256i inf1 = _mm256_set1_epi32(0x7F800001);
     __m256i m = _mm256_setzero_si256(), A;
+    uint32_t eq = 0, neg = 0, a;
     int j;
     for (j = 0; j < 4; ++j) {
         const __m256i ab = quant__b2_abs(v[j]);
         m = _mm256_max_epi32(m, _mm256_and_si256(ab, _mm256_cmpgt_epi32(inf1, ab)));
     }
     A = _mm256_set1_epi32(quant__b2_hmax(m));
-    if (_mm256_testz_si256(A, A)) return 0.0f;
-    for (j = 0;; ++j) {
-        int k = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(quant__b2_abs(v[j]), A)));
-        if (k) {
-            int at = 8 * j;
-            for (; !(k & 1); k >>= 1) ++at;
-            return x[at];
-        }
+    for (j = 0; j < 4; ++j) {
+        eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(quant__b2_abs(v[j]), A))) << 8 * j;
+        neg |= (uint32_t)_mm256_movemask_ps(v[j]) << 8 * j;
     }
+    a = (uint32_t)_mm256_cvtsi256_si32(A);
+    return quant__float(a | (a && (neg & eq & (0u - eq)) ? 0x80000000u : 0u)); /* +0 for a 0 */
 }
 /* Q4_0, Q5_0 (five), Q4_1, Q5_1 (has_m) as quant__blk_encode. The
    running min and max of Q4_1 and Q5_1 ignore NaN as minps and maxps do;
@@ -10505,7 +10505,7 @@ QUANT__INLINE void quant__b2_q45e(unsigned t, const float *x, uint8_t *b, const 
         vlo = _mm256_set1_ps(lo);
         vadd = _mm256_set1_ps(0.5f);
     } else {
-        d = quant__b2_amax32(x, v) / (five ? -16.0f : -8.0f);
+        d = quant__b2_amax32(v) / (five ? -16.0f : -8.0f);
         vadd = _mm256_set1_ps(five ? 16.5f : 8.5f);
     }
     id = d != 0 ? 1.0f / d : 0.0f;
@@ -10577,42 +10577,81 @@ QUANT__INLINE void quant__b2_mxfp4e(const float *x, uint8_t *b)
     _mm_storeu_si128((__m128i *)(void *)(b + 1),
                      _mm_or_si128(_mm256_castsi256_si128(c), _mm_slli_epi16(_mm256_extracti128_si256(c, 1), 4)));
 }
-/* each sub-block of 16: its UE4M3 code c and d = quant__ue4m3_half(c) =
-   M 2^E by the scalar functions; with s = 2^(1-E) and r = fl(1/M), n =
-   ceil(|x| s) and w = (int)((n - 0.5) r) = floor((n - 1) / M) (0 for
-   n = 0) count the midpoints below |x|. A sub-block holding a NaN, or with
-   a >= 2^24 d (a / 6 capped at 448, or Inf), sends the block to the
-   scalar code. */
-QUANT__INLINE void quant__b2_nvfp4e(const float *x, uint8_t *b)
+/* NVFP4, two blocks (eight sub-blocks of 16) at a time: lane i of one
+   vector holds sub-block i's largest |x| a (the bits' integer max), its
+   UE4M3 code c = quant__ue4m3_code(a / 6) and d = quant__ue4m3_half(c) =
+   M 2^E as the AVX-512 encoder computes them; with s = 2^(1-E) and r =
+   fl(1/M), n = ceil(|x| s) and w = (int)((n - 0.5) r) = floor((n - 1) / M)
+   (0 for n = 0) count the midpoints below |x|. A block with a sub-block
+   holding a NaN, or with a >= 2^24 d (a / 6 capped at 448, or Inf), goes
+   to the scalar code. bs[1] 0: xs[1] is a copy not to write. */
+QUANT__INLINE void quant__b2_nvfp4e(const float *const *xs, uint8_t *const *bs)
 {
     const __m256i lo = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6);
     const __m256i hi = _mm256_setr_epi8(6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7);
-    __m256 v[8], s[4], r[4];
-    int j;
-    for (j = 0; j < 8; ++j) v[j] = _mm256_loadu_ps(x + 8 * j);
-    for (j = 0; j < 4; ++j) {
-        const uint32_t A = (uint32_t)quant__b2_hmax(_mm256_max_epi32(quant__b2_abs(v[2 * j]), quant__b2_abs(v[2 * j + 1])));
-        const unsigned c = quant__ue4m3_code(quant__float(A) / 6.0f), e = c >> 3, M = e ? 8 + (c & 7u) : c & 7u;
-        if (A > 0x7F800000u || (c && quant__float(A) >= quant__ue4m3_half(c) * 16777216.0f)) {
-            quant__blk_encode(QUANT_NVFP4_BLOCK, x, b);
-            return;
+    const __m256i seven = _mm256_set1_epi32(7), zi = _mm256_setzero_si256();
+    __m256 v[16], a, sv, q, d;
+    __m256i m[8], t[4], A, u, c, code, e, M, bad;
+    float sf[8], rf[8];
+    int32_t cf[8];
+    unsigned badm;
+    int i, j, k;
+    for (i = 0; i < 16; ++i) v[i] = _mm256_loadu_ps(xs[i >> 3] + 8 * (i & 7));
+    for (i = 0; i < 8; ++i) m[i] = _mm256_max_epi32(quant__b2_abs(v[2 * i]), quant__b2_abs(v[2 * i + 1]));
+    for (i = 0; i < 4; ++i) /* the eight maxima to lanes 0 .. 7 */
+        t[i] = _mm256_max_epi32(_mm256_unpacklo_epi32(m[2 * i], m[2 * i + 1]), _mm256_unpackhi_epi32(m[2 * i], m[2 * i + 1]));
+    t[0] = _mm256_max_epi32(_mm256_unpacklo_epi64(t[0], t[1]), _mm256_unpackhi_epi64(t[0], t[1]));
+    t[2] = _mm256_max_epi32(_mm256_unpacklo_epi64(t[2], t[3]), _mm256_unpackhi_epi64(t[2], t[3]));
+    A = _mm256_max_epi32(_mm256_permute2x128_si256(t[0], t[2], 0x20), _mm256_permute2x128_si256(t[0], t[2], 0x31));
+    a = _mm256_castsi256_ps(A);
+    /* quant__ue4m3_code(a / 6) */
+    sv = _mm256_min_ps(_mm256_div_ps(a, _mm256_set1_ps(6.0f)), _mm256_set1_ps(448.0f));
+    u = _mm256_castps_si256(sv);
+    q = _mm256_mul_ps(sv, _mm256_set1_ps(512.0f));
+    QUANT__VFENCE(q);
+    code = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(_mm256_add_ps(q, _mm256_set1_ps(0.5f))), zi), seven);
+    c = _mm256_add_epi32(_mm256_sub_epi32(_mm256_srli_epi32(u, 20), _mm256_set1_epi32(960)), _mm256_and_si256(_mm256_srli_epi32(u, 19), _mm256_set1_epi32(1)));
+    c = _mm256_min_epi32(c, _mm256_set1_epi32(120)); /* 120 and up: 0x7E */
+    c = _mm256_blendv_epi8(c, _mm256_set1_epi32(0x7E), _mm256_cmpeq_epi32(c, _mm256_set1_epi32(120)));
+    code = _mm256_blendv_epi8(c, code, _mm256_cmpgt_epi32(_mm256_set1_epi32(121 << 23), u)); /* a / 6 below 2^-6 */
+    /* d = quant__ue4m3_half(code) */
+    d = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_add_epi32(_mm256_slli_epi32(code, 20), _mm256_set1_epi32(119 << 23))),
+                         _mm256_mul_ps(_mm256_cvtepi32_ps(code), _mm256_set1_ps(0.0009765625f)),
+                         _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(8), code)));
+    bad = _mm256_or_si256(_mm256_cmpgt_epi32(A, _mm256_set1_epi32(0x7F800000)),
+                          _mm256_andnot_si256(_mm256_cmpeq_epi32(code, zi),
+                                              _mm256_castps_si256(_mm256_cmp_ps(a, _mm256_mul_ps(d, _mm256_set1_ps(16777216.0f)), _CMP_GE_OQ))));
+    badm = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(bad));
+    /* s = 2^(1-E) (0 for c = 0), r = fl(1/M) */
+    e = _mm256_srli_epi32(code, 3);
+    M = _mm256_and_si256(code, seven);
+    M = _mm256_blendv_epi8(_mm256_or_si256(M, _mm256_set1_epi32(8)), M, _mm256_cmpeq_epi32(e, zi));
+    _mm256_storeu_ps(sf, _mm256_castsi256_ps(_mm256_andnot_si256(
+                             _mm256_cmpeq_epi32(code, zi),
+                             _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(139), _mm256_max_epi32(e, _mm256_set1_epi32(1))), 23))));
+    _mm256_storeu_ps(rf, _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_cvtepi32_ps(_mm256_max_epi32(M, _mm256_set1_epi32(1)))));
+    _mm256_storeu_si256((__m256i *)(void *)cf, code);
+    for (k = 0; k < 2; ++k) {
+        uint8_t *b = bs[k];
+        if (!b) continue;
+        if (badm >> 4 * k & 15u) {
+            quant__blk_encode(QUANT_NVFP4_BLOCK, xs[k], b);
+            continue;
         }
-        b[j] = (uint8_t)c;
-        s[j] = _mm256_castsi256_ps(_mm256_set1_epi32(c ? (int)((e ? 139 - e : 138) << 23) : 0));
-        r[j] = _mm256_set1_ps(1.0f / (float)(M ? M : 1));
-    }
-    for (j = 0; j < 2; ++j) {
-        __m256i n[4], c;
-        int i;
-        for (i = 0; i < 4; ++i) {
-            const __m256 f = _mm256_round_ps(_mm256_mul_ps(_mm256_castsi256_ps(quant__b2_abs(v[4 * j + i])), s[2 * j + i / 2]),
-                                             _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
-            n[i] = quant__b2_sign5(v[4 * j + i], _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(0.5f)), r[2 * j + i / 2])));
+        for (j = 0; j < 4; ++j) b[j] = (uint8_t)cf[4 * k + j];
+        for (j = 0; j < 2; ++j) { /* sub-blocks 2j and 2j + 1 */
+            const int sb = 4 * k + 2 * j;
+            __m256i n[4], cc;
+            for (i = 0; i < 4; ++i) {
+                const __m256 f = _mm256_round_ps(_mm256_mul_ps(_mm256_castsi256_ps(quant__b2_abs(v[2 * sb + i])), _mm256_set1_ps(sf[sb + i / 2])),
+                                                 _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+                n[i] = quant__b2_sign5(v[2 * sb + i], _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(f, _mm256_set1_ps(0.5f)), _mm256_set1_ps(rf[sb + i / 2]))));
+            }
+            cc = quant__b2_fp4(quant__b2_bytes(n[0], n[1], n[2], n[3]), lo, hi);
+            /* per lane (a sub-block): code i | code i + 8 << 4 in the low 8 bytes */
+            cc = _mm256_or_si256(cc, _mm256_slli_epi16(_mm256_srli_si256(cc, 8), 4));
+            _mm_storeu_si128((__m128i *)(void *)(b + 4 + 16 * j), _mm256_castsi256_si128(_mm256_permute4x64_epi64(cc, 0x08)));
         }
-        c = quant__b2_fp4(quant__b2_bytes(n[0], n[1], n[2], n[3]), lo, hi);
-        /* per lane (a sub-block): code j | code j + 8 << 4 in the low 8 bytes */
-        c = _mm256_or_si256(c, _mm256_slli_epi16(_mm256_srli_si256(c, 8), 4));
-        _mm_storeu_si128((__m128i *)(void *)(b + 4 + 16 * j), _mm256_castsi256_si128(_mm256_permute4x64_epi64(c, 0x08)));
     }
 }
 /* IQ4_NL and IQ4_XS: quantize_row_iq4_nl_impl's scale search in eight
@@ -10918,7 +10957,17 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
     case QUANT_Q5_0: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 22 * k, 1, 0); break;
     case QUANT_Q5_1: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 24 * k, 1, 1); break;
     case QUANT_MXFP4: for (k = 0; k < nb; ++k) quant__b2_mxfp4e(x + 32 * k, dst + 17 * k); break;
-    case QUANT_NVFP4_BLOCK: for (k = 0; k < nb; ++k) quant__b2_nvfp4e(x + 64 * k, dst + 36 * k); break;
+    case QUANT_NVFP4_BLOCK:
+        for (k = 0; k < nb; k += 2) {
+            const float *xs[2];
+            uint8_t *bs[2];
+            xs[0] = x + 64 * k;
+            bs[0] = dst + 36 * k;
+            xs[1] = k + 1 < nb ? xs[0] + 64 : xs[0];
+            bs[1] = k + 1 < nb ? bs[0] + 36 : (uint8_t *)0;
+            quant__b2_nvfp4e(xs, bs);
+        }
+        break;
     case QUANT_IQ4_XS: for (k = 0; k < nb; ++k) quant__b2_iq4xse(x + 256 * k, dst + 136 * k); break;
     case QUANT_Q6_K: for (k = 0; k < nb; ++k) quant__b2_q6ke(x + 256 * k, dst + 210 * k); break;
     case QUANT_IQ4_NL:
