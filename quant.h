@@ -88,7 +88,9 @@
                      as zero points QUANT_ERR_ZPS).
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
                      encoders take about 1 KiB of stack in a scalar build,
-                     and up to about 20 KiB with AVX-512 (Q3_K encodes 32
+                     about 4 KiB with AVX2 (Q6_K keeps a block's 256
+                     elements three ways in vectors), and up to about 20
+                     KiB with AVX-512 (Q3_K encodes 32
                      blocks side by side); with AVX-512 a large decode to
                      f32 takes about 4 KiB (a piece decoded in L1 before
                      it streams out).
