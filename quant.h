@@ -88,7 +88,7 @@
                      as zero points QUANT_ERR_ZPS).
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
                      encoders take about 1 KiB of stack in a scalar build,
-                     about 4 KiB with AVX2 (Q6_K keeps a block's 256
+                     about 6 KiB with AVX2 (Q6_K keeps a block's 256
                      elements three ways in vectors), and up to about 20
                      KiB with AVX-512 (Q3_K encodes 32
                      blocks side by side); with AVX-512 a large decode to
