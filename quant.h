@@ -6571,6 +6571,25 @@ QUANT__PRIVATE void quant__k4_pack(const float *sc, const float *mn, float maxs,
     quant__gh_put(b + 2, maxm / 63.0f);
 }
 
+/* Q2_K's 4-bit scales and mins of its 16 groups, and their f16 steps */
+QUANT__PRIVATE void quant__k2_pack(const float *sc, const float *mn, uint8_t *b)
+{
+    float maxs = 0, maxm = 0, is, im;
+    int j;
+    for (j = 0; j < 16; ++j) {
+        if (sc[j] > maxs) maxs = sc[j];
+        if (mn[j] > maxm) maxm = mn[j];
+    }
+    is = maxs > 0 ? 15.0f / maxs : 0.0f;
+    im = maxm > 0 ? 15.0f / maxm : 0.0f;
+    for (j = 0; j < 16; ++j) {
+        b[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
+        if (maxm > 0) b[j] |= (uint8_t)((unsigned)quant__gn(quant__gm(im, mn[j])) << 4);
+    }
+    quant__gh_put(b + 80, maxs > 0 ? maxs / 15.0f : 0.0f);
+    quant__gh_put(b + 82, maxm > 0 ? maxm / 15.0f : 0.0f);
+}
+
 /* Q2_K .. Q5_K: ggml's quantize_row_q{2,4,5}_K_ref, Q3_K's and Q6_K's */
 QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
 {
@@ -6582,7 +6601,6 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
            and mins; Q4_K/Q5_K: 8 of 32, 0..15 or 0..31, weights
            rms + |x|, 6-bit scales and mins */
         const int k2 = t == QUANT_Q2_K, gs = k2 ? 16 : 32, ng = 256 / gs, nmax = k2 ? 3 : t == QUANT_Q4_K ? 15 : 31;
-        const float top = k2 ? 15.0f : 63.0f;
         uint8_t *scb = k2 ? b : b + 4;
         for (j = 0; j < ng; ++j) {
             const float *xg = x + gs * j;
@@ -6600,17 +6618,8 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
             if (sc[j] > maxs) maxs = sc[j];
             if (mn[j] > maxm) maxm = mn[j];
         }
-        if (k2) {
-            const float is = maxs > 0 ? top / maxs : 0.0f, im = maxm > 0 ? top / maxm : 0.0f;
-            for (j = 0; j < 16; ++j) {
-                scb[j] = maxs > 0 ? (uint8_t)quant__gn(quant__gm(is, sc[j])) : 0;
-                if (maxm > 0) scb[j] |= (uint8_t)((unsigned)quant__gn(quant__gm(im, mn[j])) << 4);
-            }
-            quant__gh_put(b + 80, maxs > 0 ? maxs / top : 0.0f);
-            quant__gh_put(b + 82, maxm > 0 ? maxm / top : 0.0f);
-        } else {
-            quant__k4_pack(sc, mn, maxs, maxm, b);
-        }
+        if (k2) quant__k2_pack(sc, mn, b);
+        else quant__k4_pack(sc, mn, maxs, maxm, b);
         /* the levels again, with the scales as stored */
         for (j = 0; j < ng; ++j) {
             unsigned s, m;
@@ -10948,6 +10957,296 @@ QUANT__INLINE void quant__b2_q6ke(const float *x, uint8_t *b)
         }
     }
 }
+/* Q2_K, Q4_K, Q5_K: make_qkx2_quants as the AVX-512 quant__kq_qkx2 runs
+   it (see there for why each step is bit exact), eight groups to a
+   vector: a Q4_K or Q5_K block's 8 groups of 32, or half a Q2_K block's
+   16 groups of 16, the group's element i in lane g after quant__b2_tr8.
+   Two such batches run side by side (two blocks of Q4_K and Q5_K, one of
+   Q2_K); lane masks are compare results, a branch of the scalar code a
+   blend. A block holding an infinity or a NaN goes to the scalar code. */
+#define QUANT__B2_UNROLL _Pragma("GCC unroll 8")
+#define quant__b2_lt(a, b) _mm256_cmp_ps((a), (b), _CMP_LT_OQ)
+#define quant__b2_gt(a, b) _mm256_cmp_ps((a), (b), _CMP_GT_OQ)
+#define quant__b2_rnd(v) _mm256_round_ps((v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define quant__b2_fabs(v) _mm256_andnot_ps(_mm256_set1_ps(-0.0f), (v))
+#define quant__b2_any(m) (!_mm256_testz_ps((m), (m)))
+QUANT__INLINE __m256 quant__b2_clamp(__m256 v, __m256 lo, __m256 hi) { return _mm256_min_ps(_mm256_max_ps(v, lo), hi); }
+/* quant__gn lane-wise as a float, any v: the bits under 2^23's exponent
+   make 2^23 + m, less 1.5 * 2^23 (exact) */
+QUANT__INLINE __m256 quant__b2_gnf(__m256 v)
+{
+    const __m256i b = _mm256_castps_si256(_mm256_add_ps(v, _mm256_set1_ps(12582912.0f)));
+    const __m256i m = _mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x4B000000));
+    return _mm256_sub_ps(_mm256_castsi256_ps(m), _mm256_set1_ps(12582912.0f));
+}
+/* the n transposed vectors of a block: 0 and all zeroed when one holds an
+   infinity or a NaN */
+QUANT__INLINE int quant__b2_finite(__m256 *x, int n)
+{
+    __m256i bad = _mm256_setzero_si256();
+    int i;
+    for (i = 0; i < n; ++i) bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(quant__b2_abs(x[i]), _mm256_set1_epi32(0x7F7FFFFF)));
+    if (_mm256_testz_si256(bad, bad)) return 1;
+    for (i = 0; i < n; ++i) x[i] = _mm256_setzero_ps();
+    return 0;
+}
+/* the first sums of a step for both batches: sl, sl2 and sxl of the
+   levels clamp(gn(is (x - lo)), 0, vmax), the levels to aux; cl and ch
+   say whether the clamps can act, exact that gn is the bit trick itself */
+QUANT__INLINE void quant__b2_p1(const int n, const int cl, const int ch, const int exact, const __m256 *xt, const __m256 *wt,
+                                __m256 *aux, const __m256 *is, const __m256 *lo, __m256 vmax, __m256 *sl, __m256 *sl2, __m256 *sxl)
+{
+    const __m256 z = _mm256_setzero_ps();
+    int i, k;
+    QUANT__B2_UNROLL
+    for (k = 0; k < 2; ++k) sl[k] = sl2[k] = sxl[k] = z;
+    for (i = 0; i < n; ++i)
+        QUANT__B2_UNROLL
+        for (k = 0; k < 2; ++k) {
+            __m256 l = quant__b2_fm(is[k], _mm256_sub_ps(xt[k * n + i], lo[k])), wl;
+            if (exact) l = quant__b2_clamp(quant__b2_gnf(l), z, vmax);
+            else {
+                if (cl) l = _mm256_max_ps(l, z);
+                if (ch) l = _mm256_min_ps(l, vmax);
+                l = quant__b2_rnd(l);
+            }
+            wl = quant__b2_fm(wt[k * n + i], l);
+            aux[k * n + i] = l;
+            sl[k] = _mm256_add_ps(sl[k], wl);
+            sl2[k] = _mm256_add_ps(sl2[k], quant__b2_fm(wl, l));
+            sxl[k] = _mm256_add_ps(sxl[k], quant__b2_fm(wl, xt[k * n + i]));
+        }
+}
+/* quant__k_minmax in the lanes of two batches of n vectors (xt, wt; aux
+   scratch). o[8 k + g], batch k's group g: o the scale, o + 16 the
+   negated min, o + 32 and o + 48 the iscale and min the kept levels came
+   from (0 and 0 for a flat group). Without exact, gn is a rounding, which
+   needs every |is (x - lo)| below 2^22: returns 0 when one is not, and
+   the search must run again with exact. */
+QUANT__INLINE int quant__b2_qkx2(const int n, const int nmax, const __m256 *xt, const __m256 *wt, __m256 *aux, const float rmin,
+                                 const int nstep, const int mad, const int exact, float *o)
+{
+    const __m256 z = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), vmax = _mm256_set1_ps((float)nmax);
+    const __m256 lim = _mm256_set1_ps(4194304.0f), top = _mm256_set1_ps((float)nmax + 0.5f), bot = _mm256_set1_ps(-0.5f);
+    __m256 lo[2], hi[2], sw[2], sx[2], mnx[2], is[2], scale[2], best[2], bis[2], blo[2], flat[2], act[2], pos[2];
+    __m256 sl[2], sl2[2], sxl[2], ts[2], tm[2], err[2], bad = z;
+    int i, k, s;
+    /* every is (x - lo) lies between those at x = hi and x = the least x
+       (rounding is monotonic): bad the lanes where one may reach 2^22 */
+#define QUANT__B2_BOUNDS(k, p1, p2)                                                                                    \
+    bad = _mm256_or_ps(bad, _mm256_andnot_ps(_mm256_and_ps(quant__b2_lt(quant__b2_fabs(p1), lim),                     \
+                                                           quant__b2_lt(quant__b2_fabs(p2), lim)), act[k]))
+    QUANT__B2_UNROLL
+    for (k = 0; k < 2; ++k) {
+        const __m256 *x = xt + k * n, *w = wt + k * n;
+        __m256 p1, p2;
+        lo[k] = hi[k] = x[0];
+        sw[k] = w[0];
+        sx[k] = quant__b2_fm(w[0], x[0]);
+        for (i = 1; i < n; ++i) {
+            lo[k] = _mm256_blendv_ps(lo[k], x[i], quant__b2_lt(x[i], lo[k]));
+            hi[k] = _mm256_blendv_ps(hi[k], x[i], quant__b2_gt(x[i], hi[k]));
+            sw[k] = _mm256_add_ps(sw[k], w[i]);
+            sx[k] = _mm256_add_ps(sx[k], quant__b2_fm(w[i], x[i]));
+        }
+        mnx[k] = lo[k];
+        lo[k] = _mm256_min_ps(z, lo[k]); /* lo if lo <= 0: a -0 stays */
+        flat[k] = _mm256_cmp_ps(hi[k], lo[k], _CMP_EQ_OQ);
+        act[k] = _mm256_cmp_ps(hi[k], lo[k], _CMP_NEQ_UQ);
+        is[k] = _mm256_div_ps(vmax, _mm256_blendv_ps(_mm256_sub_ps(hi[k], lo[k]), one, flat[k]));
+        scale[k] = _mm256_div_ps(one, is[k]);
+        p1 = quant__b2_fm(is[k], _mm256_sub_ps(hi[k], lo[k]));
+        p2 = quant__b2_fm(is[k], _mm256_sub_ps(mnx[k], lo[k]));
+        QUANT__B2_BOUNDS(k, p1, p2);
+        best[k] = z;
+        for (i = 0; i < n; ++i) {
+            const __m256 p = quant__b2_fm(is[k], _mm256_sub_ps(x[i], lo[k]));
+            const __m256 l = exact ? quant__b2_clamp(quant__b2_gnf(p), z, vmax) : quant__b2_rnd(quant__b2_clamp(p, z, vmax));
+            __m256 e = _mm256_sub_ps(_mm256_add_ps(quant__b2_fm(scale[k], l), lo[k]), x[i]);
+            e = mad ? quant__b2_fabs(e) : quant__b2_fm(e, e);
+            best[k] = _mm256_add_ps(best[k], quant__b2_fm(w[i], e));
+        }
+        bis[k] = is[k];
+        blo[k] = lo[k];
+    }
+    for (s = 0; s <= nstep; ++s) {
+        const __m256 num = _mm256_set1_ps(rmin + quant__gm(0.1f, (float)s) + (float)nmax);
+        __m256 needlo = z, needhi = z, anypos = z;
+        QUANT__B2_UNROLL
+        for (k = 0; k < 2; ++k) {
+            __m256 p1, p2;
+            is[k] = _mm256_div_ps(num, _mm256_blendv_ps(_mm256_sub_ps(hi[k], lo[k]), one, flat[k]));
+            p1 = quant__b2_fm(is[k], _mm256_sub_ps(hi[k], lo[k]));
+            p2 = quant__b2_fm(is[k], _mm256_sub_ps(mnx[k], lo[k]));
+            QUANT__B2_BOUNDS(k, p1, p2);
+            needhi = _mm256_or_ps(needhi, _mm256_andnot_ps(quant__b2_lt(_mm256_max_ps(p1, p2), top), act[k]));
+            needlo = _mm256_or_ps(needlo, _mm256_and_ps(quant__b2_lt(_mm256_min_ps(p1, p2), bot), act[k]));
+        }
+        if (exact) quant__b2_p1(n, 1, 1, 1, xt, wt, aux, is, lo, vmax, sl, sl2, sxl);
+        else switch ((quant__b2_any(needlo) ? 1 : 0) | (quant__b2_any(needhi) ? 2 : 0)) {
+        case 0: quant__b2_p1(n, 0, 0, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        case 1: quant__b2_p1(n, 1, 0, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        case 2: quant__b2_p1(n, 0, 1, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        default: quant__b2_p1(n, 1, 1, 0, xt, wt, aux, is, lo, vmax, sl, sl2, sxl); break;
+        }
+        QUANT__B2_UNROLL
+        for (k = 0; k < 2; ++k) {
+            const __m256 D = _mm256_sub_ps(quant__b2_fm(sw[k], sl2[k]), quant__b2_fm(sl[k], sl[k]));
+            __m256 tp;
+            pos[k] = _mm256_and_ps(quant__b2_gt(D, z), act[k]);
+            anypos = _mm256_or_ps(anypos, pos[k]);
+            ts[k] = _mm256_div_ps(_mm256_sub_ps(quant__b2_fm(sw[k], sxl[k]), quant__b2_fm(sx[k], sl[k])), D);
+            tm[k] = _mm256_div_ps(_mm256_sub_ps(quant__b2_fm(sl2[k], sx[k]), quant__b2_fm(sl[k], sxl[k])), D);
+            tp = quant__b2_gt(tm[k], z);
+            tm[k] = _mm256_andnot_ps(tp, tm[k]);
+            ts[k] = _mm256_blendv_ps(ts[k], _mm256_div_ps(sxl[k], sl2[k]), tp);
+            err[k] = z;
+        }
+        if (!quant__b2_any(anypos)) continue;
+        for (i = 0; i < n; ++i)
+            QUANT__B2_UNROLL
+            for (k = 0; k < 2; ++k) {
+                __m256 e = _mm256_sub_ps(_mm256_add_ps(quant__b2_fm(ts[k], aux[k * n + i]), tm[k]), xt[k * n + i]);
+                e = mad ? quant__b2_fabs(e) : quant__b2_fm(e, e);
+                err[k] = _mm256_add_ps(err[k], quant__b2_fm(wt[k * n + i], e));
+            }
+        QUANT__B2_UNROLL
+        for (k = 0; k < 2; ++k) {
+            const __m256 upd = _mm256_and_ps(pos[k], quant__b2_lt(err[k], best[k]));
+            best[k] = _mm256_blendv_ps(best[k], err[k], upd);
+            scale[k] = _mm256_blendv_ps(scale[k], ts[k], upd);
+            bis[k] = _mm256_blendv_ps(bis[k], is[k], upd);
+            blo[k] = _mm256_blendv_ps(blo[k], lo[k], upd);
+            lo[k] = _mm256_blendv_ps(lo[k], tm[k], upd);
+        }
+    }
+#undef QUANT__B2_BOUNDS
+    if (!exact && quant__b2_any(bad)) return 0;
+    for (k = 0; k < 2; ++k) {
+        _mm256_storeu_ps(o + 8 * k, _mm256_andnot_ps(flat[k], scale[k]));
+        _mm256_storeu_ps(o + 16 + 8 * k, _mm256_xor_ps(lo[k], _mm256_set1_ps(-0.0f)));
+        _mm256_storeu_ps(o + 32 + 8 * k, _mm256_andnot_ps(flat[k], bis[k]));
+        _mm256_storeu_ps(o + 48 + 8 * k, _mm256_andnot_ps(flat[k], blo[k]));
+    }
+    return 1;
+}
+/* the levels of 8 elements: clamp(gn((x + dm) / d), 0, nmax), or for a
+   group whose stored scale is 0 the search's clamp(gn(is (x - lo))) */
+QUANT__INLINE __m256i quant__b2_lev8(const float *x, float d, float dm, float is, float lo, int nmax)
+{
+    const __m256 v = _mm256_loadu_ps(x);
+    const __m256 p = d != 0 ? _mm256_div_ps(_mm256_add_ps(v, _mm256_set1_ps(dm)), _mm256_set1_ps(d))
+                            : quant__b2_fm(_mm256_set1_ps(is), _mm256_sub_ps(v, _mm256_set1_ps(lo)));
+    return _mm256_min_epi32(_mm256_max_epi32(quant__b2_gni(p), _mm256_setzero_si256()), _mm256_set1_epi32(nmax));
+}
+/* one Q2_K block from its search's o */
+QUANT__INLINE void quant__b2_post2(const float *x, uint8_t *b, const float *o)
+{
+    float d0, m0;
+    int j, c;
+    quant__k2_pack(o, o + 16, b);
+    d0 = quant__gh(b + 80);
+    m0 = quant__gh(b + 82);
+    for (c = 0; c < 2; ++c) { /* 2-bit planes: byte l of 32 holds elements l, l + 32, l + 64, l + 96 */
+        __m256i V[4];
+        for (j = 0; j < 8; j += 2) {
+            const int g = 8 * c + j;
+            const float d = d0 * (float)(b[g] & 15u), e = d0 * (float)(b[g + 1] & 15u);
+            const float dm = quant__gm(m0, (float)(b[g] >> 4)), em = quant__gm(m0, (float)(b[g + 1] >> 4));
+            const float *xg = x + 16 * g;
+            V[j / 2] = quant__b2_bytes(quant__b2_lev8(xg, d, dm, o[32 + g], o[48 + g], 3), quant__b2_lev8(xg + 8, d, dm, o[32 + g], o[48 + g], 3),
+                                       quant__b2_lev8(xg + 16, e, em, o[33 + g], o[49 + g], 3),
+                                       quant__b2_lev8(xg + 24, e, em, o[33 + g], o[49 + g], 3));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(b + 16 + 32 * c),
+                            _mm256_or_si256(_mm256_or_si256(V[0], _mm256_slli_epi16(V[1], 2)),
+                                            _mm256_or_si256(_mm256_slli_epi16(V[2], 4), _mm256_slli_epi16(V[3], 6))));
+    }
+}
+QUANT__INLINE void quant__b2_q2ke(const float *x, uint8_t *b)
+{
+    __m256 xt[32], wt[32], aux[32];
+    float o[64];
+    const float *rows[8];
+    int i, k;
+    for (k = 0; k < 2; ++k) {
+        for (i = 0; i < 8; ++i) rows[i] = x + 128 * k + 16 * i;
+        quant__b2_tr8(rows, 0, xt + 16 * k);
+        quant__b2_tr8(rows, 8, xt + 16 * k);
+    }
+    if (!quant__b2_finite(xt, 32)) {
+        quant__blk_encode(QUANT_Q2_K, x, b);
+        return;
+    }
+    for (i = 0; i < 32; ++i) wt[i] = quant__b2_fabs(xt[i]);
+    if (!quant__b2_qkx2(16, 3, xt, wt, aux, -0.5f, 15, 1, 0, o)) (void)quant__b2_qkx2(16, 3, xt, wt, aux, -0.5f, 15, 1, 1, o);
+    quant__b2_post2(x, b, o);
+}
+/* one Q4_K or Q5_K block from its search's o, its groups at g0 */
+QUANT__INLINE void quant__b2_post45(unsigned t, const float *x, uint8_t *b, const float *o, int g0)
+{
+    const int nmax = t == QUANT_Q4_K ? 15 : 31;
+    __m256i V[8];
+    float maxs = 0, maxm = 0, d0, m0;
+    int j, c;
+    for (j = g0; j < g0 + 8; ++j) {
+        maxs = o[j] > maxs ? o[j] : maxs;
+        maxm = o[16 + j] > maxm ? o[16 + j] : maxm;
+    }
+    quant__k4_pack(o + g0, o + 16 + g0, maxs, maxm, b);
+    d0 = quant__gh(b);
+    m0 = quant__gh(b + 2);
+    for (j = 0; j < 8; ++j) {
+        __m256i e[4];
+        unsigned s, m;
+        float d, dm;
+        quant__k4_scale(b + 4, j, &s, &m);
+        d = d0 * (float)s;
+        dm = quant__gm(m0, (float)m);
+        for (c = 0; c < 4; ++c) e[c] = quant__b2_lev8(x + 32 * j + 8 * c, d, dm, o[32 + g0 + j], o[48 + g0 + j], nmax);
+        V[j] = quant__b2_bytes(e[0], e[1], e[2], e[3]);
+    }
+    if (t == QUANT_Q4_K) {
+        for (j = 0; j < 4; ++j)
+            _mm256_storeu_si256((__m256i *)(void *)(b + 16 + 32 * j), _mm256_or_si256(V[2 * j], _mm256_slli_epi16(V[2 * j + 1], 4)));
+    } else { /* bit 4 of element l of the pair j to bits 2j and 2j + 1 of qh[l] */
+        const __m256i m15 = _mm256_set1_epi8(15), m1 = _mm256_set1_epi8(1);
+        __m256i qh = _mm256_setzero_si256();
+        for (j = 0; j < 4; ++j) {
+            const __m256i h1 = _mm256_and_si256(_mm256_srli_epi16(V[2 * j], 4), m1), h2 = _mm256_and_si256(_mm256_srli_epi16(V[2 * j + 1], 4), m1);
+            qh = _mm256_or_si256(qh, _mm256_sll_epi16(_mm256_or_si256(h1, _mm256_slli_epi16(h2, 1)), _mm_cvtsi32_si128(2 * j)));
+            _mm256_storeu_si256((__m256i *)(void *)(b + 48 + 32 * j),
+                                _mm256_or_si256(_mm256_and_si256(V[2 * j], m15), _mm256_slli_epi16(_mm256_and_si256(V[2 * j + 1], m15), 4)));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(b + 16), qh);
+    }
+}
+/* two Q4_K or Q5_K blocks xs[k] into bs[k] (bs[1] 0: xs[1] a copy not to write) */
+QUANT__INLINE void quant__b2_k45e(unsigned t, const float *const *xs, uint8_t *const *bs)
+{
+    __m256 xt[64], wt[64], aux[64];
+    float o[64];
+    unsigned fin = 0;
+    int i, k;
+    for (k = 0; k < 2; ++k) {
+        const float *rows[8];
+        __m256 *x = xt + 32 * k, s2 = _mm256_setzero_ps(), av;
+        for (i = 0; i < 8; ++i) rows[i] = xs[k] + 32 * i;
+        for (i = 0; i < 32; i += 8) quant__b2_tr8(rows, i, x);
+        fin |= (unsigned)quant__b2_finite(x, 32) << k;
+        for (i = 0; i < 32; ++i) s2 = _mm256_add_ps(s2, quant__b2_fm(x[i], x[i]));
+        av = _mm256_sqrt_ps(_mm256_div_ps(s2, _mm256_set1_ps(32.0f)));
+        for (i = 0; i < 32; ++i) wt[32 * k + i] = _mm256_add_ps(av, quant__b2_fabs(x[i]));
+    }
+    if (t == QUANT_Q4_K ? !quant__b2_qkx2(32, 15, xt, wt, aux, -1.0f, 20, 0, 0, o) : !quant__b2_qkx2(32, 31, xt, wt, aux, -0.5f, 15, 0, 0, o)) {
+        if (t == QUANT_Q4_K) (void)quant__b2_qkx2(32, 15, xt, wt, aux, -1.0f, 20, 0, 1, o);
+        else (void)quant__b2_qkx2(32, 31, xt, wt, aux, -0.5f, 15, 0, 1, o);
+    }
+    for (k = 0; k < 2; ++k)
+        if (!bs[k]) continue;
+        else if (fin >> k & 1) quant__b2_post45(t, xs[k], bs[k], o, 8 * k);
+        else quant__blk_encode(t, xs[k], bs[k]);
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
     size_t k;
@@ -10972,6 +11271,20 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
         break;
     case QUANT_IQ4_XS: for (k = 0; k < nb; ++k) quant__b2_iq4xse(x + 256 * k, dst + 136 * k); break;
     case QUANT_Q6_K: for (k = 0; k < nb; ++k) quant__b2_q6ke(x + 256 * k, dst + 210 * k); break;
+    case QUANT_Q2_K: for (k = 0; k < nb; ++k) quant__b2_q2ke(x + 256 * k, dst + 84 * k); break;
+    case QUANT_Q4_K:
+    case QUANT_Q5_K:
+        for (k = 0; k < nb; k += 2) {
+            const size_t bb = t == QUANT_Q4_K ? 144 : 176;
+            const float *xs[2];
+            uint8_t *bs[2];
+            xs[0] = x + 256 * k;
+            bs[0] = dst + bb * k;
+            xs[1] = k + 1 < nb ? xs[0] + 256 : xs[0];
+            bs[1] = k + 1 < nb ? bs[0] + bb : (uint8_t *)0;
+            quant__b2_k45e(t, xs, bs);
+        }
+        break;
     case QUANT_IQ4_NL:
         for (k = 0; k < nb; k += 8) {
             const float *xs[8];

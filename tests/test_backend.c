@@ -245,6 +245,7 @@ static float block_value(int kind, float mag)
     }
     case 7: return r % 4 < 2 ? (r % 2 ? -0.0f : 0.0f) : (float)(r % 9) * mag; /* a min of +0 or -0: the first met */
     case 8: return r % 4 < 2 ? (r % 2 ? -0.0f : 0.0f) : -(float)(r % 9) * mag; /* a max of +0 or -0 */
+    case 10: return r % 3 ? 2.0f * u * 3.0e38f : u * mag; /* spreads whose differences overflow */
     default: { /* up to 96 ulps below a power of two, where MXFP4's log2f rounds up to it */
         uint32_t m;
         memcpy(&m, &mag, 4);
@@ -263,7 +264,7 @@ static void blocks_vs_scalar(void)
             const int64_t nb = 1 + (int64_t)(check_rand() % (uint32_t)(be == 256 ? 16 : 64));
             const int64_t n = nb * be;
             const size_t bytes = quant_dtype_bytes((quant_dtype)t, n);
-            const int kind = (int)(check_rand() % 10);
+            const int kind = (int)(check_rand() % 11);
             const float mag = check_float_bits(0x3F800000u + ((check_rand() % 61) - 30) * 0x00800000u);
             quant_tensor x = { QUANT_F32, 1, { n }, bx }, q1 = { (quant_dtype)t, 1, { n }, bq1 }, q2 = q1;
             quant_tensor y1 = { QUANT_F32, 1, { n }, by1 }, y2 = { QUANT_F32, 1, { n }, by2 };
