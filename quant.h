@@ -6590,6 +6590,25 @@ QUANT__PRIVATE void quant__k2_pack(const float *sc, const float *mn, uint8_t *b)
     quant__gh_put(b + 82, maxm > 0 ? maxm / 15.0f : 0.0f);
 }
 
+/* Q3_K's 6-bit scales of its 16 groups (maxs the first of the largest
+   magnitude) and their f16 step */
+QUANT__PRIVATE void quant__k3_pack(const float *sc, float maxs, uint8_t *b)
+{
+    int j;
+    for (j = 0; j < 12; ++j) b[96 + j] = 0;
+    if (maxs != 0) {
+        const float is = -32.0f / maxs;
+        for (j = 0; j < 16; ++j) {
+            int q = quant__s8wrap(quant__gn(quant__gm(is, sc[j])));
+            q = (q < -32 ? -32 : q > 31 ? 31 : q) + 32;
+            if (j < 8) b[96 + j] = (uint8_t)(q & 15);
+            else b[96 + j - 8] |= (uint8_t)((q & 15) << 4);
+            b[96 + 8 + j % 4] |= (uint8_t)((q >> 4) << 2 * (j / 4));
+        }
+        quant__gh_put(b + 108, 1 / is);
+    } else quant__gh_put(b + 108, 0.0f);
+}
+
 /* Q2_K .. Q5_K: ggml's quantize_row_q{2,4,5}_K_ref, Q3_K's and Q6_K's */
 QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
 {
@@ -6656,18 +6675,7 @@ QUANT__NOINLINE void quant__k_block(unsigned t, const float *x, uint8_t *b)
             sc[j] = quant__k3_sym(16, 4, x + 16 * j, S + 16 * j);
             if (quant__gabs(sc[j]) > amax) { amax = quant__gabs(sc[j]); maxs = sc[j]; }
         }
-        for (j = 0; j < 12; ++j) b[96 + j] = 0;
-        if (maxs != 0) {
-            const float is = -32.0f / maxs;
-            for (j = 0; j < 16; ++j) {
-                int q = quant__s8wrap(quant__gn(quant__gm(is, sc[j])));
-                q = (q < -32 ? -32 : q > 31 ? 31 : q) + 32;
-                if (j < 8) b[96 + j] = (uint8_t)(q & 15);
-                else b[96 + j - 8] |= (uint8_t)((q & 15) << 4);
-                b[96 + 8 + j % 4] |= (uint8_t)((q >> 4) << 2 * (j / 4));
-            }
-            quant__gh_put(b + 108, 1 / is);
-        } else quant__gh_put(b + 108, 0.0f);
+        quant__k3_pack(sc, maxs, b);
         for (j = 0; j < 16; ++j) {
             d = quant__gh(b + 108) * (float)quant__k3_scale(b + 96, j);
             if (d == 0) continue;
@@ -11139,6 +11147,15 @@ QUANT__INLINE __m256i quant__b2_lev8(const float *x, float d, float dm, float is
                             : quant__b2_fm(_mm256_set1_ps(is), _mm256_sub_ps(v, _mm256_set1_ps(lo)));
     return _mm256_min_epi32(_mm256_max_epi32(quant__b2_gni(p), _mm256_setzero_si256()), _mm256_set1_epi32(nmax));
 }
+/* quant__pack2 of the levels in V (32 each): c of the two 32-byte planes */
+QUANT__INLINE void quant__b2_pack2(const __m256i *V, uint8_t *q, int c)
+{
+    int i;
+    for (i = 0; i < c; ++i, V += 4)
+        _mm256_storeu_si256((__m256i *)(void *)(q + 32 * i),
+                            _mm256_or_si256(_mm256_or_si256(V[0], _mm256_slli_epi16(V[1], 2)),
+                                            _mm256_or_si256(_mm256_slli_epi16(V[2], 4), _mm256_slli_epi16(V[3], 6))));
+}
 /* one Q2_K block from its search's o */
 QUANT__INLINE void quant__b2_post2(const float *x, uint8_t *b, const float *o)
 {
@@ -11158,9 +11175,7 @@ QUANT__INLINE void quant__b2_post2(const float *x, uint8_t *b, const float *o)
                                        quant__b2_lev8(xg + 16, e, em, o[33 + g], o[49 + g], 3),
                                        quant__b2_lev8(xg + 24, e, em, o[33 + g], o[49 + g], 3));
         }
-        _mm256_storeu_si256((__m256i *)(void *)(b + 16 + 32 * c),
-                            _mm256_or_si256(_mm256_or_si256(V[0], _mm256_slli_epi16(V[1], 2)),
-                                            _mm256_or_si256(_mm256_slli_epi16(V[2], 4), _mm256_slli_epi16(V[3], 6))));
+        quant__b2_pack2(V, b + 16 + 32 * c, 1);
     }
 }
 QUANT__INLINE void quant__b2_q2ke(const float *x, uint8_t *b)
@@ -11247,6 +11262,138 @@ QUANT__INLINE void quant__b2_k45e(unsigned t, const float *const *xs, uint8_t *c
         else if (fin >> k & 1) quant__b2_post45(t, xs[k], bs[k], o, 8 * k);
         else quant__blk_encode(t, xs[k], bs[k]);
 }
+/* Q3_K: make_q3_quants (quant__k3_sym) as the AVX-512 quant__kq_b3 runs
+   it, eight groups to a vector, a block's 16 groups in two; two blocks
+   (four vectors) side by side hide the latency of each lane's chain of
+   dependent steps. A lane whose pass changed nothing is at a fixed point
+   (the next pass computes the same), so the vectors go on together, up to
+   five passes, while any lane changes. */
+/* one pass over the 16 elements of the four vectors: xt the elements, w
+   and wx their x^2 and x^3, L the levels, sx and s2 the sums sumlx and
+   suml2, act the lanes that may change; returns the lanes that changed */
+QUANT__INLINE __m256 quant__b2_q3pass(const __m256 *xt, const __m256 *w, const __m256 *wx, __m256 *L, __m256 *sx, __m256 *s2,
+                                      const __m256 *act)
+{
+    const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f);
+    __m256 ch = z;
+    int i, k;
+    for (i = 0; i < 16; ++i)
+        QUANT__B2_UNROLL
+        for (k = 0; k < 4; ++k) {
+            const int e = 16 * k + i;
+            const __m256 Li = L[e], slx = sx[k], sl2 = s2[k];
+            const __m256 t1 = _mm256_sub_ps(slx, quant__b2_fm(wx[e], Li));
+            const __m256 t2 = _mm256_sub_ps(sl2, quant__b2_fm(quant__b2_fm(w[e], Li), Li));
+            const __m256 l = quant__b2_clamp(quant__b2_gnf(_mm256_div_ps(quant__b2_fm(xt[e], t2), t1)), lo, hi);
+            const __m256 n1 = _mm256_add_ps(t1, quant__b2_fm(wx[e], l)), n2 = _mm256_add_ps(t2, quant__b2_fm(quant__b2_fm(w[e], l), l));
+            __m256 m = _mm256_and_ps(_mm256_and_ps(act[k], quant__b2_gt(t1, z)), _mm256_cmp_ps(l, Li, _CMP_NEQ_UQ));
+            m = _mm256_and_ps(_mm256_and_ps(m, quant__b2_gt(n2, z)),
+                              quant__b2_gt(quant__b2_fm(quant__b2_fm(n1, n1), sl2), quant__b2_fm(quant__b2_fm(slx, slx), n2)));
+            L[e] = _mm256_blendv_ps(Li, l, m);
+            sx[k] = _mm256_blendv_ps(slx, n1, m);
+            s2[k] = _mm256_blendv_ps(sl2, n2, m);
+            ch = _mm256_or_ps(ch, m);
+        }
+    return ch;
+}
+/* the rest of quant__k_block's Q3_K for one block: sc its 16 scales, Lt
+   the search's levels (16 x 8 floats a half, element-major), flat the
+   groups whose levels are all 0 (quant__k3_sym's early return) */
+QUANT__INLINE void quant__b2_post3(const float *x, uint8_t *b, const float *sc, const float *Lt, unsigned flat)
+{
+    const __m256i three = _mm256_set1_epi8(3);
+    __m256i V[8], hm = _mm256_setzero_si256();
+    float amax = 0, maxs = 0, d0;
+    int j, c;
+    for (j = 0; j < 16; ++j)
+        if (quant__gabs(sc[j]) > amax) {
+            amax = quant__gabs(sc[j]);
+            maxs = sc[j];
+        }
+    quant__k3_pack(sc, maxs, b);
+    d0 = quant__gh(b + 108);
+    for (j = 0; j < 16; j += 2) { /* groups j and j + 1: levels + 4 as bytes */
+        __m256i e[4];
+        for (c = 0; c < 4; ++c) {
+            const int g = j + c / 2;
+            const float d = d0 * (float)quant__k3_scale(b + 96, g);
+            if (d != 0) {
+                const __m256i q = quant__b2_gni(_mm256_div_ps(_mm256_loadu_ps(x + 16 * j + 8 * c), _mm256_set1_ps(d)));
+                e[c] = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(-4)), _mm256_set1_epi32(3)), _mm256_set1_epi32(4));
+            } else if (flat >> g & 1) e[c] = _mm256_setzero_si256();
+            else { /* the search's levels, element i of group g at Lt[128 (g / 8) + 8 i + g % 8] */
+                int32_t t[8];
+                int i;
+                for (i = 0; i < 8; ++i) t[i] = (int32_t)Lt[128 * (g / 8) + 8 * (8 * (c & 1) + i) + g % 8] + 4;
+                e[c] = _mm256_loadu_si256((const __m256i *)(const void *)t);
+            }
+        }
+        V[j / 2] = quant__b2_bytes(e[0], e[1], e[2], e[3]);
+        /* levels above 3 set bit j / 2 of the element's hmask byte */
+        hm = _mm256_or_si256(hm, _mm256_and_si256(_mm256_cmpgt_epi8(V[j / 2], three), _mm256_set1_epi8((char)(1u << (j / 2) & 0x7F) | (char)(j == 14 ? -128 : 0))));
+        V[j / 2] = _mm256_and_si256(V[j / 2], three);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)b, hm);
+    quant__b2_pack2(V, b + 32, 2);
+}
+/* two Q3_K blocks xs[k] into bs[k] (bs[1] 0: xs[1] a copy not to write) */
+QUANT__INLINE void quant__b2_k3e(const float *const *xs, uint8_t *const *bs)
+{
+    const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f);
+    __m256 xt[64], w[64], wx[64], L[64], sx[4], s2[4], act[4], a[4], mx[4], is[4], ch;
+    float sc[32];
+    unsigned fin = 0, flat[2];
+    int i, k, pass;
+    for (k = 0; k < 4; ++k) {
+        const float *rows[8];
+        for (i = 0; i < 8; ++i) rows[i] = xs[k / 2] + 128 * (k & 1) + 16 * i;
+        quant__b2_tr8(rows, 0, xt + 16 * k);
+        quant__b2_tr8(rows, 8, xt + 16 * k);
+    }
+    for (k = 0; k < 2; ++k) fin |= (unsigned)quant__b2_finite(xt + 32 * k, 32) << k;
+    QUANT__B2_UNROLL
+    for (k = 0; k < 4; ++k) a[k] = mx[k] = sx[k] = s2[k] = z;
+    for (i = 0; i < 16; ++i) /* the first x of the largest |x| */
+        QUANT__B2_UNROLL
+        for (k = 0; k < 4; ++k) {
+            const __m256 x = xt[16 * k + i], ax = quant__b2_fabs(x);
+            mx[k] = _mm256_blendv_ps(mx[k], x, quant__b2_gt(ax, a[k]));
+            a[k] = _mm256_max_ps(ax, a[k]);
+            w[16 * k + i] = quant__b2_fm(x, x);
+            wx[16 * k + i] = quant__b2_fm(w[16 * k + i], x);
+        }
+    QUANT__B2_UNROLL
+    for (k = 0; k < 4; ++k) {
+        act[k] = _mm256_cmp_ps(a[k], _mm256_set1_ps(1e-15f), _CMP_NLT_UQ);
+        is[k] = _mm256_div_ps(lo, _mm256_blendv_ps(_mm256_set1_ps(1.0f), mx[k], act[k]));
+    }
+    for (i = 0; i < 16; ++i)
+        QUANT__B2_UNROLL
+        for (k = 0; k < 4; ++k) {
+            const int e = 16 * k + i;
+            const __m256 l = quant__b2_rnd(quant__b2_clamp(quant__b2_fm(is[k], xt[e]), lo, hi));
+            L[e] = l;
+            sx[k] = _mm256_add_ps(sx[k], quant__b2_fm(wx[e], l));
+            s2[k] = _mm256_add_ps(s2[k], quant__b2_fm(quant__b2_fm(w[e], l), l));
+        }
+    for (pass = 0; pass < 5; ++pass) {
+        ch = quant__b2_q3pass(xt, w, wx, L, sx, s2, act);
+        if (!quant__b2_any(ch)) break;
+    }
+    for (k = 0; k < 4; ++k) { /* sl2 > 0 ? slx / sl2 : 0, and 0 for a flat group */
+        const __m256 p = _mm256_and_ps(quant__b2_gt(s2[k], z), act[k]);
+        _mm256_storeu_ps(sc + 8 * k, _mm256_and_ps(_mm256_div_ps(sx[k], _mm256_blendv_ps(_mm256_set1_ps(1.0f), s2[k], p)), p));
+    }
+    for (k = 0; k < 2; ++k)
+        flat[k] = ~((unsigned)_mm256_movemask_ps(act[2 * k]) | (unsigned)_mm256_movemask_ps(act[2 * k + 1]) << 8) & 0xFFFFu;
+    for (k = 0; k < 2; ++k)
+        if (!bs[k]) continue;
+        else if (fin >> k & 1) {
+            float Lt[256];
+            for (i = 0; i < 32; ++i) _mm256_storeu_ps(Lt + 8 * i, L[32 * k + i]);
+            quant__b2_post3(xs[k], bs[k], sc + 16 * k, Lt, flat[k]);
+        } else quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
+}
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
     size_t k;
@@ -11272,6 +11419,17 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
     case QUANT_IQ4_XS: for (k = 0; k < nb; ++k) quant__b2_iq4xse(x + 256 * k, dst + 136 * k); break;
     case QUANT_Q6_K: for (k = 0; k < nb; ++k) quant__b2_q6ke(x + 256 * k, dst + 210 * k); break;
     case QUANT_Q2_K: for (k = 0; k < nb; ++k) quant__b2_q2ke(x + 256 * k, dst + 84 * k); break;
+    case QUANT_Q3_K:
+        for (k = 0; k < nb; k += 2) {
+            const float *xs[2];
+            uint8_t *bs[2];
+            xs[0] = x + 256 * k;
+            bs[0] = dst + 110 * k;
+            xs[1] = k + 1 < nb ? xs[0] + 256 : xs[0];
+            bs[1] = k + 1 < nb ? bs[0] + 110 : (uint8_t *)0;
+            quant__b2_k3e(xs, bs);
+        }
+        break;
     case QUANT_Q4_K:
     case QUANT_Q5_K:
         for (k = 0; k < nb; k += 2) {
