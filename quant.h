@@ -10725,22 +10725,29 @@ QUANT__INLINE void quant__b2_i4pack(const float *x, float id, uint8_t *q)
     B = quant__b2_bytes(n[0], n[1], n[2], n[3]);
     _mm_storeu_si128((__m128i *)(void *)q, _mm_or_si128(_mm256_castsi256_si128(B), _mm_slli_epi16(_mm256_extracti128_si256(B, 1), 4)));
 }
+/* loops over side-by-side vectors unroll (gcc -O2 does not by itself),
+   so that the vectors stay in registers */
+#define QUANT__B2_UNROLL _Pragma("GCC unroll 8")
 /* xt[c + i] lane g <- rows[g][c + i], i < 8 */
 QUANT__INLINE void quant__b2_tr8(const float *const *rows, int c, __m256 *xt)
 {
     __m256 r[8], u[8];
     int g;
+    QUANT__B2_UNROLL
     for (g = 0; g < 8; ++g) r[g] = _mm256_loadu_ps(rows[g] + c);
+    QUANT__B2_UNROLL
     for (g = 0; g < 8; g += 2) {
         u[g] = _mm256_unpacklo_ps(r[g], r[g + 1]);
         u[g + 1] = _mm256_unpackhi_ps(r[g], r[g + 1]);
     }
+    QUANT__B2_UNROLL
     for (g = 0; g < 8; g += 4) {
         r[g] = _mm256_shuffle_ps(u[g], u[g + 2], 0x44);
         r[g + 1] = _mm256_shuffle_ps(u[g], u[g + 2], 0xEE);
         r[g + 2] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0x44);
         r[g + 3] = _mm256_shuffle_ps(u[g + 1], u[g + 3], 0xEE);
     }
+    QUANT__B2_UNROLL
     for (g = 0; g < 4; ++g) {
         xt[c + g] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x20);
         xt[c + g + 4] = _mm256_permute2f128_ps(r[g], r[g + 4], 0x31);
@@ -10884,28 +10891,35 @@ QUANT__INLINE void quant__b2_q6ke(const float *x, uint8_t *b)
     for (s = 0; s <= 18; ++s) {
         const int step = s == 0 ? 0 : s <= 9 ? s - 10 : s - 9; /* 0, then -9 .. -1, 1 .. 9 */
         const float num = step == 0 ? -32.0f : -(32.0f + quant__gm(0.1f, (float)step));
+        __m256 vis[2], slx[2], sl2[2];
+        QUANT__B2_UNROLL
         for (h = 0; h < 2; ++h) {
-            const __m256 vis = _mm256_div_ps(_mm256_set1_ps(num), mx[h]);
-            __m256 slx = z, sl2 = z, upd;
-            for (i = 0; i < 16; ++i) {
-                const __m256 l = _mm256_round_ps(_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(vis, xt[h][i]), _mm256_set1_ps(-32.0f)),
+            vis[h] = _mm256_div_ps(_mm256_set1_ps(num), mx[h]);
+            slx[h] = sl2[h] = z;
+        }
+        for (i = 0; i < 16; ++i) /* the two halves side by side: four chains of sums */
+            QUANT__B2_UNROLL
+            for (h = 0; h < 2; ++h) {
+                const __m256 l = _mm256_round_ps(_mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(vis[h], xt[h][i]), _mm256_set1_ps(-32.0f)),
                                                                _mm256_set1_ps(31.0f)),
                                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-                slx = _mm256_add_ps(slx, quant__b2_fm(wx[h][i], l));
-                sl2 = _mm256_add_ps(sl2, quant__b2_fm(quant__b2_fm(w[h][i], l), l));
+                slx[h] = _mm256_add_ps(slx[h], quant__b2_fm(wx[h][i], l));
+                sl2[h] = _mm256_add_ps(sl2[h], quant__b2_fm(quant__b2_fm(w[h][i], l), l));
             }
+        for (h = 0; h < 2; ++h) {
+            __m256 upd;
             if (step == 0) {
-                upd = _mm256_cmp_ps(sl2, z, _CMP_NEQ_UQ);
-                scale[h] = _mm256_and_ps(_mm256_div_ps(slx, _mm256_blendv_ps(one, sl2, upd)), upd);
-                best[h] = quant__b2_fm(scale[h], slx);
-                bis[h] = vis;
+                upd = _mm256_cmp_ps(sl2[h], z, _CMP_NEQ_UQ);
+                scale[h] = _mm256_and_ps(_mm256_div_ps(slx[h], _mm256_blendv_ps(one, sl2[h], upd)), upd);
+                best[h] = quant__b2_fm(scale[h], slx[h]);
+                bis[h] = vis[h];
                 continue;
             }
-            upd = _mm256_and_ps(_mm256_cmp_ps(sl2, z, _CMP_GT_OQ),
-                                _mm256_cmp_ps(quant__b2_fm(slx, slx), quant__b2_fm(best[h], sl2), _CMP_GT_OQ));
-            scale[h] = _mm256_blendv_ps(scale[h], _mm256_div_ps(slx, _mm256_blendv_ps(one, sl2, upd)), upd);
-            best[h] = _mm256_blendv_ps(best[h], quant__b2_fm(scale[h], slx), upd);
-            bis[h] = _mm256_blendv_ps(bis[h], vis, upd);
+            upd = _mm256_and_ps(_mm256_cmp_ps(sl2[h], z, _CMP_GT_OQ),
+                                _mm256_cmp_ps(quant__b2_fm(slx[h], slx[h]), quant__b2_fm(best[h], sl2[h]), _CMP_GT_OQ));
+            scale[h] = _mm256_blendv_ps(scale[h], _mm256_div_ps(slx[h], _mm256_blendv_ps(one, sl2[h], upd)), upd);
+            best[h] = _mm256_blendv_ps(best[h], quant__b2_fm(scale[h], slx[h]), upd);
+            bis[h] = _mm256_blendv_ps(bis[h], vis[h], upd);
         }
     }
     for (h = 0; h < 2; ++h) {
@@ -10972,7 +10986,6 @@ QUANT__INLINE void quant__b2_q6ke(const float *x, uint8_t *b)
    Two such batches run side by side (two blocks of Q4_K and Q5_K, one of
    Q2_K); lane masks are compare results, a branch of the scalar code a
    blend. A block holding an infinity or a NaN goes to the scalar code. */
-#define QUANT__B2_UNROLL _Pragma("GCC unroll 8")
 #define quant__b2_lt(a, b) _mm256_cmp_ps((a), (b), _CMP_LT_OQ)
 #define quant__b2_gt(a, b) _mm256_cmp_ps((a), (b), _CMP_GT_OQ)
 #define quant__b2_rnd(v) _mm256_round_ps((v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
@@ -11263,20 +11276,24 @@ QUANT__INLINE void quant__b2_k45e(unsigned t, const float *const *xs, uint8_t *c
         else quant__blk_encode(t, xs[k], bs[k]);
 }
 /* Q3_K: make_q3_quants (quant__k3_sym) as the AVX-512 quant__kq_b3 runs
-   it, eight groups to a vector, a block's 16 groups in two; two blocks
-   (four vectors) side by side hide the latency of each lane's chain of
-   dependent steps. A lane whose pass changed nothing is at a fixed point
-   (the next pass computes the same), so the vectors go on together, up to
-   five passes, while any lane changes. */
-/* one pass over the 16 elements of the four vectors: xt the elements, w
-   and wx their x^2 and x^3, L the levels, sx and s2 the sums sumlx and
-   suml2, act the lanes that may change; returns the lanes that changed */
-QUANT__INLINE __m256 quant__b2_q3pass(const __m256 *xt, const __m256 *w, const __m256 *wx, __m256 *L, __m256 *sx, __m256 *s2,
-                                      const __m256 *act)
+   it, eight groups to a vector. The first pass runs on all groups, two
+   blocks (four vectors) side by side to hide the latency of each lane's
+   chain of dependent steps; the groups that changed (about a fifth) then
+   go on together, eight to a vector whatever their block, for up to four
+   more passes. A lane whose pass changed nothing is at a fixed point (the
+   next pass computes the same), so four vectors go on while any of their
+   lanes changes, and a lane that repeats another gives what it gives. */
+/* one pass over the 16 elements of four vectors: xt the elements, w and
+   wx their x^2 and x^3, L the levels, sx and s2 the sums sumlx and suml2,
+   act the lanes that may change; chg gets the lanes that changed, and
+   the result is whether any did */
+QUANT__INLINE int quant__b2_q3pass(const __m256 *xt, const __m256 *w, const __m256 *wx, __m256 *L, __m256 *sx, __m256 *s2,
+                                   const __m256 *act, __m256 *chg)
 {
     const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f);
-    __m256 ch = z;
     int i, k;
+    QUANT__B2_UNROLL
+    for (k = 0; k < 4; ++k) chg[k] = z;
     for (i = 0; i < 16; ++i)
         QUANT__B2_UNROLL
         for (k = 0; k < 4; ++k) {
@@ -11292,107 +11309,214 @@ QUANT__INLINE __m256 quant__b2_q3pass(const __m256 *xt, const __m256 *w, const _
             L[e] = _mm256_blendv_ps(Li, l, m);
             sx[k] = _mm256_blendv_ps(slx, n1, m);
             s2[k] = _mm256_blendv_ps(sl2, n2, m);
-            ch = _mm256_or_ps(ch, m);
+            chg[k] = _mm256_or_ps(chg[k], m);
         }
-    return ch;
+    return quant__b2_any(_mm256_or_ps(_mm256_or_ps(chg[0], chg[1]), _mm256_or_ps(chg[2], chg[3])));
 }
-/* the rest of quant__k_block's Q3_K for one block: sc its 16 scales, Lt
-   the search's levels (16 x 8 floats a half, element-major), flat the
-   groups whose levels are all 0 (quant__k3_sym's early return) */
-QUANT__INLINE void quant__b2_post3(const float *x, uint8_t *b, const float *sc, const float *Lt, unsigned flat)
+/* 16 vectors (lane g element i of group g) to the rows dst[g] */
+QUANT__INLINE void quant__b2_untr(const __m256 *v, float *const *dst)
+{
+    float t[128];
+    const float *rows[8];
+    __m256 o[8];
+    int i, h;
+    for (i = 0; i < 16; ++i) _mm256_storeu_ps(t + 8 * i, v[i]);
+    for (h = 0; h < 2; ++h) {
+        QUANT__B2_UNROLL
+        for (i = 0; i < 8; ++i) rows[i] = t + 8 * (8 * h + i);
+        quant__b2_tr8(rows, 0, o);
+        QUANT__B2_UNROLL
+        for (i = 0; i < 8; ++i) _mm256_storeu_ps(dst[i] + 8 * h, o[i]);
+    }
+}
+/* w and wx of the four vectors' elements */
+QUANT__INLINE void quant__b2_q3w(const __m256 *xt, __m256 *w, __m256 *wx)
+{
+    int i;
+    for (i = 0; i < 64; ++i) {
+        w[i] = quant__b2_fm(xt[i], xt[i]);
+        wx[i] = quant__b2_fm(w[i], xt[i]);
+    }
+}
+/* the rest of quant__k_block's Q3_K for one block: sc its 16 scales, Lg
+   the search's levels (group-major), flat the groups whose levels are
+   all 0 (quant__k3_sym's early return) */
+QUANT__INLINE void quant__b2_post3(const float *x, uint8_t *b, const float *sc, const float *Lg, unsigned flat)
 {
     const __m256i three = _mm256_set1_epi8(3);
     __m256i V[8], hm = _mm256_setzero_si256();
-    float amax = 0, maxs = 0, d0;
+    float amax = 0, maxs = 0, d[16];
     int j, c;
     for (j = 0; j < 16; ++j)
         if (quant__gabs(sc[j]) > amax) {
             amax = quant__gabs(sc[j]);
             maxs = sc[j];
         }
-    quant__k3_pack(sc, maxs, b);
-    d0 = quant__gh(b + 108);
+    if (maxs != 0) { /* quant__k3_pack, sixteen lanes in two vectors */
+        const float is = -32.0f / maxs;
+        __m256i v[2];
+        __m128i q, lo, hi;
+        float d0;
+        for (c = 0; c < 2; ++c) { /* quant__s8wrap(quant__gn(is sc)) clamped to -32 .. 31 */
+            v[c] = quant__b2_gni(quant__b2_fm(_mm256_set1_ps(is), _mm256_loadu_ps(sc + 8 * c)));
+            v[c] = _mm256_srai_epi32(_mm256_slli_epi32(v[c], 24), 24);
+            v[c] = _mm256_min_epi32(_mm256_max_epi32(v[c], _mm256_set1_epi32(-32)), _mm256_set1_epi32(31));
+        }
+        /* the scales + 32 as 16 bytes: the low nibbles of j and j + 8 in
+           byte 96 + j, the top two bits of j, j + 4, j + 8, j + 12 in byte
+           104 + j (no 16-bit shift here moves a bit across a byte) */
+        {
+            const __m256i w16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[0], v[1]), 0xD8);
+            q = _mm_add_epi8(_mm_packs_epi16(_mm256_castsi256_si128(w16), _mm256_extracti128_si256(w16, 1)), _mm_set1_epi8(32));
+        }
+        lo = _mm_and_si128(q, _mm_set1_epi8(15));
+        lo = _mm_or_si128(lo, _mm_slli_epi16(_mm_srli_si128(lo, 8), 4));
+        hi = _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(3));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 4), 2));
+        hi = _mm_or_si128(hi, _mm_slli_epi16(_mm_srli_si128(hi, 8), 4));
+        _mm_storel_epi64((__m128i *)(void *)(b + 96), lo);
+        quant__st4(b + 104, (uint32_t)_mm_cvtsi128_si32(hi));
+        quant__gh_put(b + 108, 1 / is);
+        d0 = quant__gh(b + 108);
+        /* d = gh(b + 108) * quant__k3_scale(b + 96, j), which is the clamped v */
+        for (c = 0; c < 2; ++c) _mm256_storeu_ps(d + 8 * c, _mm256_mul_ps(_mm256_set1_ps(d0), _mm256_cvtepi32_ps(v[c])));
+    } else {
+        quant__k3_pack(sc, maxs, b);
+        for (j = 0; j < 16; ++j) d[j] = 0;
+    }
     for (j = 0; j < 16; j += 2) { /* groups j and j + 1: levels + 4 as bytes */
         __m256i e[4];
         for (c = 0; c < 4; ++c) {
             const int g = j + c / 2;
-            const float d = d0 * (float)quant__k3_scale(b + 96, g);
-            if (d != 0) {
-                const __m256i q = quant__b2_gni(_mm256_div_ps(_mm256_loadu_ps(x + 16 * j + 8 * c), _mm256_set1_ps(d)));
+            if (d[g] != 0) {
+                const __m256i q = quant__b2_gni(_mm256_div_ps(_mm256_loadu_ps(x + 16 * j + 8 * c), _mm256_set1_ps(d[g])));
                 e[c] = _mm256_add_epi32(_mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(-4)), _mm256_set1_epi32(3)), _mm256_set1_epi32(4));
             } else if (flat >> g & 1) e[c] = _mm256_setzero_si256();
-            else { /* the search's levels, element i of group g at Lt[128 (g / 8) + 8 i + g % 8] */
-                int32_t t[8];
-                int i;
-                for (i = 0; i < 8; ++i) t[i] = (int32_t)Lt[128 * (g / 8) + 8 * (8 * (c & 1) + i) + g % 8] + 4;
-                e[c] = _mm256_loadu_si256((const __m256i *)(const void *)t);
-            }
+            else e[c] = _mm256_add_epi32(_mm256_cvttps_epi32(_mm256_loadu_ps(Lg + 16 * j + 8 * c)), _mm256_set1_epi32(4));
         }
         V[j / 2] = quant__b2_bytes(e[0], e[1], e[2], e[3]);
         /* levels above 3 set bit j / 2 of the element's hmask byte */
-        hm = _mm256_or_si256(hm, _mm256_and_si256(_mm256_cmpgt_epi8(V[j / 2], three), _mm256_set1_epi8((char)(1u << (j / 2) & 0x7F) | (char)(j == 14 ? -128 : 0))));
+        hm = _mm256_or_si256(hm, _mm256_and_si256(_mm256_cmpgt_epi8(V[j / 2], three),
+                                                  _mm256_set1_epi8((char)(1u << (j / 2) & 0x7F) | (char)(j == 14 ? -128 : 0))));
         V[j / 2] = _mm256_and_si256(V[j / 2], three);
     }
     _mm256_storeu_si256((__m256i *)(void *)b, hm);
     quant__b2_pack2(V, b + 32, 2);
 }
-/* two Q3_K blocks xs[k] into bs[k] (bs[1] 0: xs[1] a copy not to write) */
-QUANT__INLINE void quant__b2_k3e(const float *const *xs, uint8_t *const *bs)
+/* nw <= 8 Q3_K blocks xs[k] into bs[k] */
+QUANT__INLINE void quant__b2_k3e(const float *const *xs, uint8_t *const *bs, const int nw)
 {
-    const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f);
-    __m256 xt[64], w[64], wx[64], L[64], sx[4], s2[4], act[4], a[4], mx[4], is[4], ch;
-    float sc[32];
-    unsigned fin = 0, flat[2];
-    int i, k, pass;
-    for (k = 0; k < 4; ++k) {
-        const float *rows[8];
-        for (i = 0; i < 8; ++i) rows[i] = xs[k / 2] + 128 * (k & 1) + 16 * i;
-        quant__b2_tr8(rows, 0, xt + 16 * k);
-        quant__b2_tr8(rows, 8, xt + 16 * k);
-    }
-    for (k = 0; k < 2; ++k) fin |= (unsigned)quant__b2_finite(xt + 32 * k, 32) << k;
-    QUANT__B2_UNROLL
-    for (k = 0; k < 4; ++k) a[k] = mx[k] = sx[k] = s2[k] = z;
-    for (i = 0; i < 16; ++i) /* the first x of the largest |x| */
+    const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f), ones = _mm256_cmp_ps(z, z, _CMP_EQ_OQ);
+    __m256 xt[64], w[64], wx[64], L[64], sx[4], s2[4], act[4], chg[4];
+    float Lg[8][256], gx[8][16], g2[8][16], *dst[8];
+    int32_t list[8 * 16 + 32];
+    unsigned fin = 0, flat[8];
+    int i, k, c0, n = 0, p0;
+    for (c0 = 0; c0 < nw; c0 += 2) { /* the first pass, two blocks at a time */
+        __m256 a[4], mx[4], is[4];
+        for (k = 0; k < 4; ++k) {
+            const float *rows[8];
+            const int blk = c0 + k / 2 < nw ? c0 + k / 2 : c0;
+            for (i = 0; i < 8; ++i) rows[i] = xs[blk] + 128 * (k & 1) + 16 * i;
+            quant__b2_tr8(rows, 0, xt + 16 * k);
+            quant__b2_tr8(rows, 8, xt + 16 * k);
+        }
+        for (k = 0; k < 2 && c0 + k < nw; ++k) fin |= (unsigned)quant__b2_finite(xt + 32 * k, 32) << (c0 + k);
+        quant__b2_q3w(xt, w, wx);
+        QUANT__B2_UNROLL
+        for (k = 0; k < 4; ++k) a[k] = mx[k] = sx[k] = s2[k] = z;
+        for (i = 0; i < 16; ++i) /* the first x of the largest |x| */
+            QUANT__B2_UNROLL
+            for (k = 0; k < 4; ++k) {
+                const __m256 x = xt[16 * k + i], ax = quant__b2_fabs(x);
+                mx[k] = _mm256_blendv_ps(mx[k], x, quant__b2_gt(ax, a[k]));
+                a[k] = _mm256_max_ps(ax, a[k]);
+            }
         QUANT__B2_UNROLL
         for (k = 0; k < 4; ++k) {
-            const __m256 x = xt[16 * k + i], ax = quant__b2_fabs(x);
-            mx[k] = _mm256_blendv_ps(mx[k], x, quant__b2_gt(ax, a[k]));
-            a[k] = _mm256_max_ps(ax, a[k]);
-            w[16 * k + i] = quant__b2_fm(x, x);
-            wx[16 * k + i] = quant__b2_fm(w[16 * k + i], x);
+            act[k] = _mm256_cmp_ps(a[k], _mm256_set1_ps(1e-15f), _CMP_NLT_UQ);
+            is[k] = _mm256_div_ps(lo, _mm256_blendv_ps(_mm256_set1_ps(1.0f), mx[k], act[k]));
         }
-    QUANT__B2_UNROLL
-    for (k = 0; k < 4; ++k) {
-        act[k] = _mm256_cmp_ps(a[k], _mm256_set1_ps(1e-15f), _CMP_NLT_UQ);
-        is[k] = _mm256_div_ps(lo, _mm256_blendv_ps(_mm256_set1_ps(1.0f), mx[k], act[k]));
-    }
-    for (i = 0; i < 16; ++i)
-        QUANT__B2_UNROLL
-        for (k = 0; k < 4; ++k) {
-            const int e = 16 * k + i;
-            const __m256 l = quant__b2_rnd(quant__b2_clamp(quant__b2_fm(is[k], xt[e]), lo, hi));
-            L[e] = l;
-            sx[k] = _mm256_add_ps(sx[k], quant__b2_fm(wx[e], l));
-            s2[k] = _mm256_add_ps(s2[k], quant__b2_fm(quant__b2_fm(w[e], l), l));
+        for (i = 0; i < 16; ++i)
+            QUANT__B2_UNROLL
+            for (k = 0; k < 4; ++k) {
+                const int e = 16 * k + i;
+                const __m256 l = quant__b2_rnd(quant__b2_clamp(quant__b2_fm(is[k], xt[e]), lo, hi));
+                L[e] = l;
+                sx[k] = _mm256_add_ps(sx[k], quant__b2_fm(wx[e], l));
+                s2[k] = _mm256_add_ps(s2[k], quant__b2_fm(quant__b2_fm(w[e], l), l));
+            }
+        (void)quant__b2_q3pass(xt, w, wx, L, sx, s2, act, chg);
+        for (k = 0; k < 4 && c0 + k / 2 < nw; ++k) {
+            const int blk = c0 + k / 2, h = k & 1;
+            const unsigned m = (unsigned)_mm256_movemask_ps(chg[k]);
+            if (h) flat[blk] |= ((unsigned)_mm256_movemask_ps(act[k]) ^ 0xFFu) << 8;
+            else flat[blk] = (unsigned)_mm256_movemask_ps(act[k]) ^ 0xFFu;
+            _mm256_storeu_ps(gx[blk] + 8 * h, sx[k]);
+            _mm256_storeu_ps(g2[blk] + 8 * h, s2[k]);
+            for (i = 0; i < 8; ++i) {
+                dst[i] = Lg[blk] + 16 * (8 * h + i);
+                list[n] = 16 * blk + 8 * h + i;
+                n += (int)(m >> i & 1); /* without a branch: about a fifth are taken, at random */
+            }
+            quant__b2_untr(L + 16 * k, dst);
         }
-    for (pass = 0; pass < 5; ++pass) {
-        ch = quant__b2_q3pass(xt, w, wx, L, sx, s2, act);
-        if (!quant__b2_any(ch)) break;
     }
-    for (k = 0; k < 4; ++k) { /* sl2 > 0 ? slx / sl2 : 0, and 0 for a flat group */
-        const __m256 p = _mm256_and_ps(quant__b2_gt(s2[k], z), act[k]);
-        _mm256_storeu_ps(sc + 8 * k, _mm256_and_ps(_mm256_div_ps(sx[k], _mm256_blendv_ps(_mm256_set1_ps(1.0f), s2[k], p)), p));
+    /* passes 2 and 3 of the groups that changed, 32 at a time; then 4 and
+       5 of those that changed in pass 3 (the list is rewritten in place,
+       each entry after it is read) */
+    for (p0 = 2; p0 <= 5 && n > 0; p0 += 2) {
+        int n2 = 0;
+        for (i = n; i < n + 32; ++i) list[i] = list[n - 1];
+        for (c0 = 0; c0 < n; c0 += 32) {
+            int last = 0;
+            for (k = 0; k < 4; ++k) {
+                const float *rows[8], *lrows[8];
+                const __m256i id = _mm256_loadu_si256((const __m256i *)(const void *)(list + c0 + 8 * k));
+                for (i = 0; i < 8; ++i) {
+                    const int d = list[c0 + 8 * k + i];
+                    rows[i] = xs[d >> 4] + 16 * (d & 15);
+                    lrows[i] = Lg[d >> 4] + 16 * (d & 15);
+                }
+                quant__b2_tr8(rows, 0, xt + 16 * k);
+                quant__b2_tr8(rows, 8, xt + 16 * k);
+                quant__b2_tr8(lrows, 0, L + 16 * k);
+                quant__b2_tr8(lrows, 8, L + 16 * k);
+                sx[k] = _mm256_i32gather_ps(gx[0], id, 4);
+                s2[k] = _mm256_i32gather_ps(g2[0], id, 4);
+                act[k] = ones;
+            }
+            quant__b2_q3w(xt, w, wx);
+            if (quant__b2_q3pass(xt, w, wx, L, sx, s2, act, chg)) last = quant__b2_q3pass(xt, w, wx, L, sx, s2, act, chg);
+            for (k = 0; k < 4; ++k) {
+                float tx[8], t2[8];
+                const unsigned m = last ? (unsigned)_mm256_movemask_ps(chg[k]) : 0u;
+                _mm256_storeu_ps(tx, sx[k]);
+                _mm256_storeu_ps(t2, s2[k]);
+                for (i = 0; i < 8; ++i) {
+                    const int d = list[c0 + 8 * k + i];
+                    gx[d >> 4][d & 15] = tx[i];
+                    g2[d >> 4][d & 15] = t2[i];
+                    dst[i] = Lg[d >> 4] + 16 * (d & 15);
+                    list[n2] = d;
+                    n2 += (int)(m >> i & 1) & (c0 + 8 * k + i < n); /* changed in pass p0 + 1: not done */
+                }
+                quant__b2_untr(L + 16 * k, dst);
+            }
+        }
+        n = n2;
     }
-    for (k = 0; k < 2; ++k)
-        flat[k] = ~((unsigned)_mm256_movemask_ps(act[2 * k]) | (unsigned)_mm256_movemask_ps(act[2 * k + 1]) << 8) & 0xFFFFu;
-    for (k = 0; k < 2; ++k)
+    for (k = 0; k < nw; ++k) {
+        float sc[16];
         if (!bs[k]) continue;
-        else if (fin >> k & 1) {
-            float Lt[256];
-            for (i = 0; i < 32; ++i) _mm256_storeu_ps(Lt + 8 * i, L[32 * k + i]);
-            quant__b2_post3(xs[k], bs[k], sc + 16 * k, Lt, flat[k]);
-        } else quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
+        if (!(fin >> k & 1)) {
+            quant__blk_encode(QUANT_Q3_K, xs[k], bs[k]);
+            continue;
+        }
+        for (i = 0; i < 16; ++i) /* quant__k3_sym's scale, 0 for a flat group */
+            sc[i] = !(flat[k] >> i & 1) && g2[k][i] > 0 ? gx[k][i] / g2[k][i] : 0.0f;
+        quant__b2_post3(xs[k], bs[k], sc, Lg[k], flat[k]);
+    }
 }
 QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst, size_t nb)
 {
@@ -11420,14 +11544,16 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
     case QUANT_Q6_K: for (k = 0; k < nb; ++k) quant__b2_q6ke(x + 256 * k, dst + 210 * k); break;
     case QUANT_Q2_K: for (k = 0; k < nb; ++k) quant__b2_q2ke(x + 256 * k, dst + 84 * k); break;
     case QUANT_Q3_K:
-        for (k = 0; k < nb; k += 2) {
-            const float *xs[2];
-            uint8_t *bs[2];
-            xs[0] = x + 256 * k;
-            bs[0] = dst + 110 * k;
-            xs[1] = k + 1 < nb ? xs[0] + 256 : xs[0];
-            bs[1] = k + 1 < nb ? bs[0] + 110 : (uint8_t *)0;
-            quant__b2_k3e(xs, bs);
+        for (k = 0; k < nb; k += 8) {
+            const int nw = nb - k < 8 ? (int)(nb - k) : 8;
+            const float *xs[8];
+            uint8_t *bs[8];
+            int i;
+            for (i = 0; i < nw; ++i) {
+                xs[i] = x + 256 * (k + (size_t)i);
+                bs[i] = dst + 110 * (k + (size_t)i);
+            }
+            quant__b2_k3e(xs, bs, nw);
         }
         break;
     case QUANT_Q4_K:
