@@ -88,10 +88,10 @@
                      as zero points QUANT_ERR_ZPS).
    QUANT_NO_BLOCKS   leaves ggml's block formats out (QUANT_ERR_DTYPE); their
                      encoders take about 1 KiB of stack in a scalar build,
-                     about 6 KiB with AVX2 (Q6_K keeps a block's 256
-                     elements three ways in vectors), and up to about 20
-                     KiB with AVX-512 (Q3_K encodes 32
-                     blocks side by side); with AVX-512 a large decode to
+                     and up to about 23 KiB with AVX2 or AVX-512 (Q3_K
+                     searches 8 blocks at a time with AVX2, 32 with
+                     AVX-512, and keeps their levels and sums for the
+                     groups still changing); with AVX-512 a large decode to
                      f32 takes about 4 KiB (a piece decoded in L1 before
                      it streams out).
    QUANT_NO_REQUANT  leaves quant_requantize and quant_quantize_multiplier
@@ -10858,7 +10858,7 @@ QUANT__INLINE __m256i quant__b2_gni(__m256 v) /* quant__gn lane-wise, any v */
     const __m256i b = _mm256_castps_si256(_mm256_add_ps(v, _mm256_set1_ps(12582912.0f)));
     return _mm256_sub_epi32(_mm256_and_si256(b, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x400000));
 }
-QUANT__INLINE void quant__b2_q6ke(const float *x, uint8_t *b)
+QUANT__NOINLINE void quant__b2_q6ke(const float *x, uint8_t *b)
 {
     const __m256 z = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
     __m256 xt[2][16], w[2][16], wx[2][16], mx[2], flat[2], scale[2], best[2], bis[2];
@@ -11191,7 +11191,7 @@ QUANT__INLINE void quant__b2_post2(const float *x, uint8_t *b, const float *o)
         quant__b2_pack2(V, b + 16 + 32 * c, 1);
     }
 }
-QUANT__INLINE void quant__b2_q2ke(const float *x, uint8_t *b)
+QUANT__NOINLINE void quant__b2_q2ke(const float *x, uint8_t *b)
 {
     __m256 xt[32], wt[32], aux[32];
     float o[64];
@@ -11250,7 +11250,7 @@ QUANT__INLINE void quant__b2_post45(unsigned t, const float *x, uint8_t *b, cons
     }
 }
 /* two Q4_K or Q5_K blocks xs[k] into bs[k] (bs[1] 0: xs[1] a copy not to write) */
-QUANT__INLINE void quant__b2_k45e(unsigned t, const float *const *xs, uint8_t *const *bs)
+QUANT__NOINLINE void quant__b2_k45e(unsigned t, const float *const *xs, uint8_t *const *bs)
 {
     __m256 xt[64], wt[64], aux[64];
     float o[64];
@@ -11404,7 +11404,7 @@ QUANT__INLINE void quant__b2_post3(const float *x, uint8_t *b, const float *sc, 
     quant__b2_pack2(V, b + 32, 2);
 }
 /* nw <= 8 Q3_K blocks xs[k] into bs[k] */
-QUANT__INLINE void quant__b2_k3e(const float *const *xs, uint8_t *const *bs, const int nw)
+QUANT__NOINLINE void quant__b2_k3e(const float *const *xs, uint8_t *const *bs, const int nw)
 {
     const __m256 z = _mm256_setzero_ps(), lo = _mm256_set1_ps(-4.0f), hi = _mm256_set1_ps(3.0f), ones = _mm256_cmp_ps(z, z, _CMP_EQ_OQ);
     __m256 xt[64], w[64], wx[64], L[64], sx[4], s2[4], act[4], chg[4];
