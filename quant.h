@@ -10414,6 +10414,46 @@ QUANT__INLINE void quant__b2_q8_0(const float *x, uint8_t *b)
                         quant__b2_bytes(quant__b2_round(_mm256_mul_ps(v[0], vid)), quant__b2_round(_mm256_mul_ps(v[1], vid)),
                                         quant__b2_round(_mm256_mul_ps(v[2], vid)), quant__b2_round(_mm256_mul_ps(v[3], vid))));
 }
+/* eight Q8_0 blocks: their maxima in one vector (a tree of maxima over the
+   blocks' vectors), then the eight scales, inverses and f16 codes at once;
+   a NaN in any of them sends the eight to quant__b2_q8_0 */
+QUANT__INLINE void quant__b2_q8_0x8(const float *x, uint8_t *b)
+{
+    __m256i m[8], M;
+    __m256 d;
+    float id[8];
+    uint16_t h[8];
+    int k;
+    for (k = 0; k < 8; ++k) {
+        const float *p = x + 32 * k;
+        m[k] = _mm256_max_epi32(_mm256_max_epi32(quant__b2_abs(_mm256_loadu_ps(p)), quant__b2_abs(_mm256_loadu_ps(p + 8))),
+                                _mm256_max_epi32(quant__b2_abs(_mm256_loadu_ps(p + 16)), quant__b2_abs(_mm256_loadu_ps(p + 24))));
+    }
+    for (k = 0; k < 4; ++k) /* block 2k's maxima in lanes 0, 2 of each half, block 2k + 1's in 1, 3 */
+        m[k] = _mm256_max_epi32(_mm256_unpacklo_epi32(m[2 * k], m[2 * k + 1]), _mm256_unpackhi_epi32(m[2 * k], m[2 * k + 1]));
+    for (k = 0; k < 2; ++k) /* block 4k + i's in lane i of each half */
+        m[k] = _mm256_max_epi32(_mm256_unpacklo_epi64(m[2 * k], m[2 * k + 1]), _mm256_unpackhi_epi64(m[2 * k], m[2 * k + 1]));
+    M = _mm256_max_epi32(_mm256_permute2x128_si256(m[0], m[1], 0x20), _mm256_permute2x128_si256(m[0], m[1], 0x31));
+    if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(M, _mm256_set1_epi32(0x7F800000))))) {
+        for (k = 0; k < 8; ++k) quant__b2_q8_0(x + 32 * k, b + 34 * k);
+        return;
+    }
+    d = _mm256_div_ps(_mm256_castsi256_ps(M), _mm256_set1_ps(127.0f));
+    _mm256_storeu_ps(id, _mm256_and_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), d), _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_OQ)));
+    _mm_storeu_si128((__m128i *)(void *)h, _mm256_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT)); /* nearest even */
+    for (k = 0; k < 8; ++k) {
+        const float *p = x + 32 * k;
+        const __m256 vid = _mm256_set1_ps(id[k]);
+        uint8_t *q = b + 34 * k;
+        q[0] = (uint8_t)h[k];
+        q[1] = (uint8_t)(h[k] >> 8);
+        _mm256_storeu_si256((__m256i *)(void *)(q + 2),
+                            quant__b2_bytes(quant__b2_round(_mm256_mul_ps(_mm256_loadu_ps(p), vid)),
+                                            quant__b2_round(_mm256_mul_ps(_mm256_loadu_ps(p + 8), vid)),
+                                            quant__b2_round(_mm256_mul_ps(_mm256_loadu_ps(p + 16), vid)),
+                                            quant__b2_round(_mm256_mul_ps(_mm256_loadu_ps(p + 24), vid))));
+    }
+}
 /* quant__gn(p) capped at 127: round to nearest even through 1.5 * 2^23,
    the low 23 bits read as ggml reads them */
 QUANT__INLINE __m256i quant__b2_gn(__m256 p)
@@ -11522,7 +11562,10 @@ QUANT__PRIVATE int quant__simd_blk_enc(unsigned t, const float *x, uint8_t *dst,
 {
     size_t k;
     switch (t) {
-    case QUANT_Q8_0: for (k = 0; k < nb; ++k) quant__b2_q8_0(x + 32 * k, dst + 34 * k); break;
+    case QUANT_Q8_0:
+        for (k = 0; k + 8 <= nb; k += 8) quant__b2_q8_0x8(x + 32 * k, dst + 34 * k);
+        for (; k < nb; ++k) quant__b2_q8_0(x + 32 * k, dst + 34 * k);
+        break;
     case QUANT_Q8_K: for (k = 0; k < nb; ++k) quant__b2_q8_k(x + 256 * k, dst + 292 * k); break;
     case QUANT_Q4_0: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 18 * k, 0, 0); break;
     case QUANT_Q4_1: for (k = 0; k < nb; ++k) quant__b2_q45e(t, x + 32 * k, dst + 20 * k, 0, 1); break;
