@@ -10440,7 +10440,15 @@ QUANT__INLINE void quant__b2_q8_0x8(const float *x, uint8_t *b)
     }
     d = _mm256_div_ps(_mm256_castsi256_ps(M), _mm256_set1_ps(127.0f));
     _mm256_storeu_ps(id, _mm256_and_ps(_mm256_div_ps(_mm256_set1_ps(1.0f), d), _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_OQ)));
+#if QUANT__DISPATCH || defined(__F16C__) /* every dispatch pass has F16C; a forced -mavx2 build may not */
     _mm_storeu_si128((__m128i *)(void *)h, _mm256_cvtps_ph(d, _MM_FROUND_TO_NEAREST_INT)); /* nearest even */
+#else
+    {
+        float df[8];
+        _mm256_storeu_ps(df, d);
+        for (k = 0; k < 8; ++k) h[k] = quant__f32_to_f16(df[k]);
+    }
+#endif
     for (k = 0; k < 8; ++k) {
         const float *p = x + 32 * k;
         const __m256 vid = _mm256_set1_ps(id[k]);
